@@ -1,0 +1,86 @@
+import { HTTP_TIMEOUT_MS } from "../../contract/rules";
+
+/** The spec's normalised request error (section 3 and 8). */
+export class ApiError extends Error {
+  readonly status: number | null;
+  readonly data: unknown;
+  readonly isNetworkError: boolean;
+  readonly isTimeout: boolean;
+  readonly isServerError: boolean;
+  readonly isClientError: boolean;
+
+  constructor(message: string, opts: { status?: number | null; data?: unknown; network?: boolean; timeout?: boolean } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = opts.status ?? null;
+    this.data = opts.data ?? null;
+    this.isNetworkError = opts.network ?? false;
+    this.isTimeout = opts.timeout ?? false;
+    this.isServerError = this.status !== null && this.status >= 500;
+    this.isClientError = this.status !== null && this.status >= 400 && this.status < 500;
+  }
+}
+
+export const NETWORK_ERROR_MESSAGE = "Network error. Please check your connection.";
+export const TIMEOUT_ERROR_MESSAGE = "Request timeout. Please try again.";
+export const UNEXPECTED_ERROR_MESSAGE = "An unexpected error occurred";
+
+/** Message from an error body: field `error`, else `message`, else 'HTTP {status} Error'. */
+export function messageFromBody(data: unknown, status: number): string {
+  if (data && typeof data === "object") {
+    const { error, message } = data as { error?: unknown; message?: unknown };
+    if (typeof error === "string" && error) return error;
+    if (typeof message === "string" && message) return message;
+  }
+  return `HTTP ${status} Error`;
+}
+
+/** Turns anything thrown by a request into an ApiError with the spec's messages. */
+export function normaliseError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError")) {
+    return new ApiError(TIMEOUT_ERROR_MESSAGE, { timeout: true });
+  }
+  if (err instanceof TypeError) return new ApiError(NETWORK_ERROR_MESSAGE, { network: true });
+  if (err instanceof Error && err.message) return new ApiError(err.message);
+  return new ApiError(UNEXPECTED_ERROR_MESSAGE);
+}
+
+export interface ApiFetchOptions {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Caller's abort (e.g. a query being cancelled); the 10 s timeout applies in any case. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Every call to the server: same origin, cookies sent, JSON, 10 s timeout, normalised errors. */
+export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Promise<T> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? HTTP_TIMEOUT_MS);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: opts.method ?? "GET",
+      credentials: "include",
+      headers: { "Content-Type": "application/json", Accept: "application/json", ...opts.headers },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal,
+    });
+  } catch (err) {
+    if (timeout.aborted) throw new ApiError(TIMEOUT_ERROR_MESSAGE, { timeout: true });
+    throw normaliseError(err);
+  }
+  const text = await response.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!response.ok) throw new ApiError(messageFromBody(data, response.status), { status: response.status, data });
+  return data as T;
+}

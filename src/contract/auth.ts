@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { userSchema } from "./users.js";
+
+export const loginBodySchema = z.object({
+  username: z.string().trim().min(1, "Username is required").max(200),
+  password: z.string().min(1, "Password is required").max(1024),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const loginResponseSchema = z.object({ success: z.literal(true), user: userSchema });
+export const meResponseSchema = z.object({ user: userSchema });
+export const socketTokenResponseSchema = z.object({ token: z.string() });
+export { permissionsSchema as verifyPermissionsResponseSchema } from "./permissions.js";

@@ -1,0 +1,10 @@
+import { z } from "zod";
+
+/** Every error response (API contract, General). */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const successSchema = z.object({ success: z.literal(true) });

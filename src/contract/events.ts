@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { roleSchema } from "./permissions.js";
+
+export const onlineUserSchema = z.object({ username: z.string(), role: roleSchema });
+export type OnlineUser = z.infer<typeof onlineUserSchema>;
+
+export const INVENTORY_EVENT_TYPES = [
+  "product_created",
+  "product_updated",
+  "quantity_changed",
+  "status_changed",
+  "products_imported",
+] as const;
+export type InventoryEventType = (typeof INVENTORY_EVENT_TYPES)[number];
+
+export interface InventoryEventData {
+  id?: number;
+  product_name?: string;
+  updated_by: string;
+  quantity_change?: number;
+  quantity_on_hand?: number;
+  is_active?: boolean;
+  count?: number;
+}
+
+export interface InventoryUpdate {
+  type: InventoryEventType;
+  data: InventoryEventData;
+  timestamp: string;
+  userId: number;
+}
+
+export type AuthErrorReason = "invalid_token" | "expired_token" | "account_disabled";
+
+export interface ServerToClientEvents {
+  authenticated: (payload: { user: { id: number; username: string; role: z.infer<typeof roleSchema> } }) => void;
+  auth_error: (payload: { message: string; reason: AuthErrorReason }) => void;
+  user_count: (payload: { count: number; users: OnlineUser[] }) => void;
+  inventory_update: (payload: InventoryUpdate) => void;
+}
+
+export interface ClientToServerEvents {
+  authenticate: (payload: { token: string }) => void;
+}
+
+export const SOCKET_AUTH_TIMEOUT_MS = 10_000;
+export const SOCKET_TOKEN_TTL_MS = 60_000;

@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+export const ROLES = ["super_admin", "manager", "inventory", "streamer"] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+export const permissionsSchema = z.object({
+  canManageProducts: z.boolean(),
+  canManageUsers: z.boolean(),
+  canViewAudit: z.boolean(),
+  canUpdateQuantity: z.boolean(),
+});
+export type Permissions = z.infer<typeof permissionsSchema>;
+export type Permission = keyof Permissions;
+
+/** The server's answer per role (API contract). The server enforces it; the client hides. */
+export const ROLE_PERMISSIONS: Record<Role, Permissions> = {
+  super_admin: { canManageProducts: true, canManageUsers: true, canViewAudit: true, canUpdateQuantity: true },
+  manager: { canManageProducts: true, canManageUsers: true, canViewAudit: true, canUpdateQuantity: true },
+  inventory: { canManageProducts: true, canManageUsers: false, canViewAudit: true, canUpdateQuantity: true },
+  streamer: { canManageProducts: false, canManageUsers: false, canViewAudit: false, canUpdateQuantity: true },
+};
+
+export function permissionsFor(role: Role): Permissions {
+  return ROLE_PERMISSIONS[role];
+}
+
+export function can(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role][permission];
+}
+
+/**
+ * The client's fallbacks (spec section 6), used only where the server gave no value.
+ * Note the spec's fallback for canManageUsers leaves super_admin out; the server answer wins anyway.
+ */
+export function fallbackPermissions(role: Role): Permissions {
+  const staff = role === "inventory" || role === "manager";
+  return {
+    canManageProducts: staff,
+    canManageUsers: role === "manager",
+    canViewAudit: staff,
+    canUpdateQuantity: true,
+  };
+}
+
+/** Server answer first, spec fallbacks for any flag the server left out. */
+export function resolvePermissions(role: Role, server: Partial<Permissions> | null | undefined): Permissions {
+  const fallback = fallbackPermissions(role);
+  return {
+    canManageProducts: server?.canManageProducts ?? fallback.canManageProducts,
+    canManageUsers: server?.canManageUsers ?? fallback.canManageUsers,
+    canViewAudit: server?.canViewAudit ?? fallback.canViewAudit,
+    canUpdateQuantity: server?.canUpdateQuantity ?? fallback.canUpdateQuantity,
+  };
+}
+
+/** Only a super_admin may create or modify a super_admin. */
+export function canTouchRole(actor: Role, target: Role): boolean {
+  return target !== "super_admin" || actor === "super_admin";
+}
+
+export const ROLE_LABELS: Record<Role, string> = {
+  super_admin: "Super Administrator",
+  manager: "Manager",
+  inventory: "Inventory",
+  streamer: "Streamer",
+};

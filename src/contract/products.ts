@@ -1,0 +1,98 @@
+import { z } from "zod";
+import {
+  BARCODE_MAX,
+  MESSAGES,
+  NAME_MAX,
+  QUANTITY_MAX_EXCLUSIVE,
+  QUANTITY_MIN,
+  RELEASE_YEAR_MAX,
+  RELEASE_YEAR_MIN,
+} from "./rules.js";
+
+export const productSchema = z.object({
+  id: z.number().int(),
+  barcode: z.string(),
+  product_name: z.string(),
+  vendor: z.string(),
+  release_year: z.number().int().nullable(),
+  quantity_on_hand: z.number().int(),
+  is_active: z.boolean(),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+/** Printable text: no control characters. */
+const PRINTABLE = /^[^\p{Cc}]*$/u;
+
+const requiredText = (max: number, label: string) =>
+  z
+    .string({ error: MESSAGES.productRequired })
+    .trim()
+    .min(1, MESSAGES.productRequired)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const barcodeSchema = requiredText(BARCODE_MAX, "Barcode").regex(PRINTABLE, "Barcode must be printable text");
+export const productNameSchema = requiredText(NAME_MAX, "Product name");
+export const vendorSchema = requiredText(NAME_MAX, "Vendor");
+
+export const releaseYearSchema = z
+  .number({ error: MESSAGES.releaseYearRange })
+  .int(MESSAGES.releaseYearRange)
+  .min(RELEASE_YEAR_MIN, MESSAGES.releaseYearRange)
+  .max(RELEASE_YEAR_MAX, MESSAGES.releaseYearRange)
+  .nullable();
+
+export const quantitySchema = z
+  .number({ error: MESSAGES.quantityInvalid })
+  .int(MESSAGES.quantityInvalid)
+  .min(QUANTITY_MIN, MESSAGES.quantityInvalid)
+  .lt(QUANTITY_MAX_EXCLUSIVE, MESSAGES.quantityInvalid);
+
+export const createProductBodySchema = z.object({
+  barcode: barcodeSchema,
+  product_name: productNameSchema,
+  vendor: vendorSchema,
+  release_year: releaseYearSchema.optional().default(null),
+  quantity_on_hand: quantitySchema.optional().default(0),
+});
+export type CreateProductBody = z.input<typeof createProductBodySchema>;
+
+export const updateProductBodySchema = z.object({
+  barcode: barcodeSchema,
+  product_name: productNameSchema,
+  vendor: vendorSchema,
+  release_year: releaseYearSchema.optional().default(null),
+  quantity_on_hand: quantitySchema,
+  /** The version the edit was based on; a stale one is refused with 409. */
+  version: z.number().int().positive().optional(),
+});
+export type UpdateProductBody = z.input<typeof updateProductBodySchema>;
+
+export const QUANTITY_REASON_DEFAULT = "Manual update";
+export const QUANTITY_REASONS = {
+  inventory: "Manual adjustment",
+  streamer: "Streamer adjustment",
+  undo: "Undo",
+} as const;
+
+export const quantityChangeBodySchema = z.object({
+  quantity_change: z
+    .number({ error: MESSAGES.quantityChangeInvalid })
+    .int(MESSAGES.quantityChangeInvalid)
+    .refine((n) => n !== 0, MESSAGES.quantityChangeInvalid)
+    .refine((n) => Math.abs(n) < QUANTITY_MAX_EXCLUSIVE, MESSAGES.quantityChangeInvalid),
+  reason: z.string().trim().max(200).optional().default(QUANTITY_REASON_DEFAULT),
+});
+export type QuantityChangeBody = z.input<typeof quantityChangeBodySchema>;
+
+/** `Idempotency-Key` header of a quantity change: 1-100 printable ASCII characters. */
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const idempotencyKeySchema = z.string().regex(/^[\x20-\x7e]{1,100}$/, "Idempotency-Key must be 1-100 printable characters");
+
+export const productStatusBodySchema = z.object({ is_active: z.boolean() });
+
+export const barcodeParamsSchema = z.object({ barcode: z.string().min(1).max(BARCODE_MAX * 4) });
+
+export const versionConflictBodySchema = z.object({ error: z.string(), product: productSchema });

@@ -1,0 +1,88 @@
+/** Limits and messages from the product spec (sections 5, 8 and 9), shared by server and client. */
+
+export const RELEASE_YEAR_MIN = 1900;
+export const RELEASE_YEAR_MAX = 2030;
+export const QUANTITY_MIN = 0;
+/** Upper bound the server accepts for a stock level (API contract). */
+export const QUANTITY_MAX_EXCLUSIVE = 1_000_000_000;
+export const BARCODE_MAX = 64;
+export const NAME_MAX = 200;
+export const PASSWORD_MIN = 6;
+export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{3,50}$/;
+
+export const LOW_STOCK_MAX = 5;
+export const RECENT_PRODUCTS_MAX = 5;
+export const LIVE_TOASTS_MAX = 5;
+export const LIVE_TOAST_MS = 5000;
+
+export const HTTP_TIMEOUT_MS = 10_000;
+export const TOAST_DURATION_MS = { error: 5000, success: 3000, warning: 4000, info: 3000 } as const;
+
+export const CSV_BARCODE_MIN = 3;
+export const CSV_PREVIEW_ROWS = 5;
+export const CSV_ERRORS_SHOWN = 10;
+export const CSV_COLUMNS = [
+  "barcode",
+  "product_name",
+  "vendor",
+  "release_year",
+  "quantity_on_hand",
+  "is_active",
+] as const;
+export const CSV_EXPORT_COLUMNS = [...CSV_COLUMNS, "created_at", "updated_at"] as const;
+export const CSV_TRUE_VALUES = ["true", "1", "yes", "on"] as const;
+export const CSV_IS_ACTIVE_VALUES = ["true", "false", "1", "0", "yes", "no"] as const;
+
+export const LONG_PRESS_MS = 500;
+export const REPEAT_MS = 150;
+export const SWIPE_ACTION_PX = 50;
+export const SWIPE_MAX_PX = 100;
+export const SWIPE_HINT_PX = 30;
+
+export const SCANNER_FPS = 10;
+export const SCANNER_BOX_PX = 250;
+
+export const THEME_STORAGE_KEY = "blez-theme";
+export const THEME_COLOR = { dark: "#1a1a1a", light: "#2563eb" } as const;
+
+/** Quantity filter buckets (spec section 9). */
+export const QUANTITY_BUCKETS = {
+  out: { min: 0, max: 0 },
+  low: { min: 1, max: 5 },
+  normal: { min: 6, max: 50 },
+  high: { min: 51, max: Number.POSITIVE_INFINITY },
+} as const;
+
+export const MESSAGES = {
+  loginBothRequired: "Please enter both username and password",
+  loginFailed: "Login failed",
+  invalidCredentials: "Invalid username or password",
+  accountDisabled: "This account is disabled",
+  productRequired: "Barcode, product name, and vendor are required",
+  userRequired: "Username and password are required",
+  passwordsMismatch: "Passwords do not match",
+  passwordTooShort: "Password must be at least 6 characters long",
+  newPasswordRequired: "New password is required",
+  ownAccount: "You cannot disable your own account",
+  ownAccountClient: "You cannot disable your own account!",
+  productNotFound: "Product not found",
+  insufficientStock: "Insufficient stock",
+  productDisabled: "Product is disabled",
+  versionConflict: "This product was changed by someone else",
+  barcodeExists: "A product with this barcode already exists",
+  usernameTaken: "Username already exists",
+  releaseYearRange: `Release year must be between ${RELEASE_YEAR_MIN} and ${RELEASE_YEAR_MAX}`,
+  quantityInvalid: "Quantity must be a whole number of 0 or more",
+  quantityChangeInvalid: "Quantity change must be a non-zero whole number",
+  csvNotCsv: "Please select a CSV file",
+} as const;
+
+/** CSV row messages (spec section 5); `row` is the 1-based line number incl. header (data starts at 2). */
+export const csvMessages = {
+  missing: (row: number, field: string) => `Row ${row}: Missing required field '${field}'`,
+  barcodeShort: (row: number) => `Row ${row}: Barcode too short`,
+  quantity: (row: number) => `Row ${row}: Invalid quantity (must be 0 or positive number)`,
+  releaseYear: (row: number) => `Row ${row}: Invalid release year (must be between 1900-2030)`,
+  isActive: (row: number) => `Row ${row}: Invalid is_active value (use: true/false, 1/0, yes/no)`,
+  moreErrors: (n: number) => `... and ${n} more errors`,
+};

@@ -1,0 +1,158 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ["super_admin", "manager", "inventory", "streamer"] }).notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("users_username_lower_idx").on(sql`lower(${t.username})`),
+    check("users_role_check", sql`${t.role} in ('super_admin', 'manager', 'inventory', 'streamer')`),
+  ],
+);
+
+/** Server-side sessions: only the SHA-256 of the cookie token is stored. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/** Single-use tokens a signed-in client trades for an authenticated socket. */
+export const socketTokens = pgTable(
+  "socket_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("socket_tokens_expires_idx").on(t.expiresAt)],
+);
+
+export const products = pgTable(
+  "products",
+  {
+    id: serial("id").primaryKey(),
+    barcode: text("barcode").notNull(),
+    productName: text("product_name").notNull(),
+    vendor: text("vendor").notNull(),
+    releaseYear: integer("release_year"),
+    quantityOnHand: integer("quantity_on_hand").notNull().default(0),
+    isActive: boolean("is_active").notNull().default(true),
+    version: integer("version").notNull().default(1),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("products_barcode_idx").on(t.barcode),
+    index("products_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    check("products_quantity_check", sql`${t.quantityOnHand} >= 0`),
+  ],
+);
+
+export const productAudit = pgTable(
+  "product_audit",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    productName: text("product_name").notNull(),
+    barcode: text("barcode").notNull(),
+    action: text("action", {
+      enum: ["CREATE", "UPDATE", "DELETE", "DISABLE", "ENABLE", "QUANTITY_ADD", "QUANTITY_SUBTRACT"],
+    }).notNull(),
+    timestamp: ts("timestamp").notNull().defaultNow(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    userName: text("user_name").notNull(),
+    changedFields: jsonb("changed_fields").$type<string[]>().notNull().default([]),
+    oldValues: jsonb("old_values").$type<Record<string, unknown> | null>(),
+    newValues: jsonb("new_values").$type<Record<string, unknown> | null>(),
+    ipAddress: text("ip_address"),
+  },
+  (t) => [
+    index("product_audit_time_idx").on(t.timestamp.desc(), t.id.desc()),
+    index("product_audit_product_idx").on(t.productId, t.timestamp.desc()),
+    index("product_audit_user_idx").on(t.userId),
+  ],
+);
+
+export const quantityAudit = pgTable(
+  "quantity_audit",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    productName: text("product_name").notNull(),
+    barcode: text("barcode").notNull(),
+    quantityChange: integer("quantity_change").notNull(),
+    quantityBefore: integer("quantity_before").notNull(),
+    quantityAfter: integer("quantity_after").notNull(),
+    transactionType: text("transaction_type", { enum: ["create", "adjustment", "edit", "import"] }).notNull(),
+    notes: text("notes"),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    userName: text("user_name").notNull(),
+    timestamp: ts("timestamp").notNull().defaultNow(),
+  },
+  (t) => [
+    index("quantity_audit_time_idx").on(t.timestamp.desc(), t.id.desc()),
+    index("quantity_audit_product_idx").on(t.productId, t.timestamp.desc()),
+    index("quantity_audit_user_idx").on(t.userId),
+  ],
+);
+
+/** First answers of quantity changes, per user and Idempotency-Key, so retries never apply twice. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    statusCode: integer("status_code").notNull(),
+    body: jsonb("body").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+/** Failed sign-ins, counted per client address and username for the login rate limit. */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    ip: text("ip").notNull(),
+    username: text("username").notNull(),
+    at: ts("at").notNull().defaultNow(),
+  },
+  (t) => [index("login_failures_lookup_idx").on(t.ip, t.username, t.at)],
+);

@@ -1,0 +1,14 @@
+import { EventEmitter } from "node:events";
+import type { InventoryUpdate } from "../contract/events.js";
+
+/**
+ * In-process events that services raise after a commit. The realtime plugin turns them into
+ * socket.io broadcasts (and, through the PostgreSQL adapter, into other processes' broadcasts).
+ */
+export interface ServerEvents {
+  inventory_update: [InventoryUpdate];
+  /** A user's sessions were ended (disabled or password reset): drop their live connections. */
+  user_revoked: [{ userId: number; reason: "account_disabled" | "password_reset" }];
+}
+
+export class EventBus extends EventEmitter<ServerEvents> {}
