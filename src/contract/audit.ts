@@ -1,15 +1,7 @@
 import { z } from "zod";
 import { roleSchema } from "./permissions.js";
 
-export const PRODUCT_AUDIT_ACTIONS = [
-  "CREATE",
-  "UPDATE",
-  "DELETE",
-  "DISABLE",
-  "ENABLE",
-  "QUANTITY_ADD",
-  "QUANTITY_SUBTRACT",
-] as const;
+export const PRODUCT_AUDIT_ACTIONS = ["CREATE", "UPDATE", "DELETE", "DISABLE", "ENABLE", "QUANTITY_ADD", "QUANTITY_SUBTRACT"] as const;
 export const productAuditActionSchema = z.enum(PRODUCT_AUDIT_ACTIONS);
 export type ProductAuditAction = z.infer<typeof productAuditActionSchema>;
 

@@ -1,13 +1,5 @@
 import { z } from "zod";
-import {
-  BARCODE_MAX,
-  MESSAGES,
-  NAME_MAX,
-  QUANTITY_MAX_EXCLUSIVE,
-  QUANTITY_MIN,
-  RELEASE_YEAR_MAX,
-  RELEASE_YEAR_MIN,
-} from "./rules.js";
+import { BARCODE_MAX, MESSAGES, NAME_MAX, QUANTITY_MAX_EXCLUSIVE, QUANTITY_MIN, RELEASE_YEAR_MAX, RELEASE_YEAR_MIN } from "./rules.js";
 
 export const productSchema = z.object({
   id: z.number().int(),
@@ -93,6 +85,11 @@ export const idempotencyKeySchema = z.string().regex(/^[\x20-\x7e]{1,100}$/, "Id
 
 export const productStatusBodySchema = z.object({ is_active: z.boolean() });
 
-export const barcodeParamsSchema = z.object({ barcode: z.string().min(1).max(BARCODE_MAX * 4) });
+export const barcodeParamsSchema = z.object({
+  barcode: z
+    .string()
+    .min(1)
+    .max(BARCODE_MAX * 4),
+});
 
 export const versionConflictBodySchema = z.object({ error: z.string(), product: productSchema });

@@ -21,14 +21,7 @@ export const TOAST_DURATION_MS = { error: 5000, success: 3000, warning: 4000, in
 export const CSV_BARCODE_MIN = 3;
 export const CSV_PREVIEW_ROWS = 5;
 export const CSV_ERRORS_SHOWN = 10;
-export const CSV_COLUMNS = [
-  "barcode",
-  "product_name",
-  "vendor",
-  "release_year",
-  "quantity_on_hand",
-  "is_active",
-] as const;
+export const CSV_COLUMNS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand", "is_active"] as const;
 export const CSV_EXPORT_COLUMNS = [...CSV_COLUMNS, "created_at", "updated_at"] as const;
 export const CSV_TRUE_VALUES = ["true", "1", "yes", "on"] as const;
 export const CSV_IS_ACTIVE_VALUES = ["true", "false", "1", "0", "yes", "no"] as const;

@@ -14,10 +14,7 @@ export type User = z.infer<typeof userSchema>;
 export const passwordSchema = z.string().min(PASSWORD_MIN, MESSAGES.passwordTooShort).max(1024);
 
 export const createUserBodySchema = z.object({
-  username: z
-    .string()
-    .trim()
-    .regex(USERNAME_PATTERN, "Username must be 3-50 letters, digits, '.', '_' or '-'"),
+  username: z.string().trim().regex(USERNAME_PATTERN, "Username must be 3-50 letters, digits, '.', '_' or '-'"),
   password: passwordSchema,
   role: roleSchema.default("streamer"),
 });

@@ -8,12 +8,7 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from "fastify";
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import { type Database, type Db, ping } from "./db/client.js";
 import { EventBus } from "./events.js";

@@ -1,5 +1,5 @@
-import { loadConfig } from "./config.js";
 import { buildApp } from "./app.js";
+import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/client.js";
 import { ensureFirstAdmin } from "./modules/users/bootstrap.js";
 
@@ -31,7 +31,9 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const shown = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
-  console.log(`Blez Inventory is running on http://${shown}:${config.PORT} (${database.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"})`);
+  console.log(
+    `Blez Inventory is running on http://${shown}:${config.PORT} (${database.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"})`,
+  );
 }
 
 main().catch((err) => {

@@ -35,7 +35,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     for (const e of causeChain(err)) {
       if (e.code === PG_UNIQUE_VIOLATION) {
-        const what = String(e.constraint ?? "").includes("username") ? "Username already exists" : "A product with this barcode already exists";
+        const what = String(e.constraint ?? "").includes("username")
+          ? "Username already exists"
+          : "A product with this barcode already exists";
         return reply.code(409).send({ error: what });
       }
       if (typeof e.code === "string" && DB_DOWN_CODES.has(e.code)) {
