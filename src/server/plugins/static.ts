@@ -1,9 +1,6 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
-
-export const CLIENT_DIST = fileURLToPath(new URL("../../../dist/client", import.meta.url));
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blez Inventory</title></head>
 <body><main><h1>Blez Inventory</h1><p>The client has not been built yet. Run <code>npm run build</code>.</p></main></body></html>`;
@@ -13,9 +10,10 @@ const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
  * Unknown API routes answer a JSON 404 either way.
  */
 export async function staticClient(app: FastifyInstance, opts: { serve: boolean }) {
-  const built = opts.serve && existsSync(`${CLIENT_DIST}/index.html`);
+  const root = app.config.CLIENT_DIR;
+  const built = opts.serve && existsSync(`${root}/index.html`);
   if (built) {
-    await app.register(fastifyStatic, { root: CLIENT_DIST, wildcard: false, index: ["index.html"] });
+    await app.register(fastifyStatic, { root, wildcard: false, index: ["index.html"] });
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
