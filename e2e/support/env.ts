@@ -1,0 +1,4 @@
+/** Where the browser tests' server listens and who its first admin is (a throwaway test account). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const E2E_ADMIN = { username: "e2e-admin", password: "e2e-admin-password" } as const;

@@ -1,0 +1,47 @@
+import { defineConfig, devices } from "@playwright/test";
+import { E2E_ADMIN, E2E_BASE_URL, E2E_PORT } from "./e2e/support/env";
+import { CHROMIUM_ARGS, findChromium } from "./scripts/chromium.mjs";
+
+const executablePath = findChromium();
+if (!executablePath) {
+  throw new Error("No Chromium found for the browser tests: run `node scripts/ensure-chromium.mjs` or set CHROMIUM_PATH.");
+}
+
+/**
+ * Browser tests against the real server on a fresh embedded database. E2E_PORT and
+ * E2E_CLIENT_DIR let several runs (and several builds) coexist on one machine.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: true,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: true,
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: { executablePath, args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } } }],
+  webServer: {
+    command: "node --import tsx scripts/e2e-server.mjs",
+    url: `${E2E_BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: `.e2e-data/${E2E_PORT}`,
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      LOG_LEVEL: "warn",
+      ...(process.env.E2E_CLIENT_DIR ? { CLIENT_DIR: process.env.E2E_CLIENT_DIR } : {}),
+    },
+  },
+});
