@@ -20,7 +20,7 @@ test("the fake camera shows a barcode video", async () => {
     const tracks = await page.evaluate(async () => {
       const stream = await navigator.mediaDevices.getUserMedia({ video: true });
       const settings = stream.getVideoTracks()[0]?.getSettings();
-      stream.getTracks().forEach((t) => t.stop());
+      for (const t of stream.getTracks()) t.stop();
       return settings ? { width: settings.width, height: settings.height } : null;
     });
     expect(tracks).toEqual({ width: 640, height: 480 });

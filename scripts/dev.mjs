@@ -14,7 +14,8 @@ const stop = () => {
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-for (const c of children) c.on("exit", (code) => {
-  stop();
-  process.exitCode = code ?? 0;
-});
+for (const c of children)
+  c.on("exit", (code) => {
+    stop();
+    process.exitCode = code ?? 0;
+  });
