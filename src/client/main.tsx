@@ -1,14 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { App } from "./app";
 import "./styles.css";
-
-function App() {
-  return (
-    <main>
-      <h1>Blez Inventory</h1>
-    </main>
-  );
-}
 
 const root = document.getElementById("root");
 if (root) {

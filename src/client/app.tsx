@@ -1,0 +1,88 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { lazy, Suspense, useState } from "react";
+import { Spinner } from "./components/ui/spinner";
+import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
+import { Toasters } from "./features/notifications/toasters";
+import { LiveProvider } from "./features/presence";
+import { StreamerView } from "./features/streamer/components/streamer-view";
+import { ThemeProvider, useTheme } from "./features/theme/use-theme";
+import { createQueryClient } from "./lib/query-client";
+import { TopBar } from "./shell/top-bar";
+import { allowedViews, defaultView, type View } from "./shell/views";
+
+const InventoryView = lazy(() => import("./features/inventory/components/inventory-view").then((m) => ({ default: m.InventoryView })));
+const UsersView = lazy(() => import("./features/users/components/users-view").then((m) => ({ default: m.UsersView })));
+
+function LoadingScreen() {
+  return (
+    <main className="flex min-h-dvh items-center justify-center gap-3 text-lg" aria-busy="true">
+      <Spinner label="Loading" />
+      <p>Loading...</p>
+    </main>
+  );
+}
+
+function ViewLoading() {
+  return (
+    <div className="flex justify-center p-8">
+      <Spinner label="Loading view" />
+    </div>
+  );
+}
+
+/** The signed-in app: top bar and the view switch (state, no URL routes). */
+function Shell() {
+  const { user, permissions } = useAuth();
+  const role = user?.role ?? "streamer";
+  const views = allowedViews(role, permissions);
+  const [view, setView] = useState<View>(() => defaultView(role, permissions));
+  const current = views.includes(view) ? view : (views[0] ?? "streamer");
+
+  const changeView = (next: View) => {
+    setView(next);
+    window.scrollTo({ top: 0 });
+  };
+
+  return (
+    <div className="min-h-dvh bg-gray-100 dark:bg-gray-950">
+      <TopBar views={views} view={current} onViewChange={changeView} />
+      <main className="mx-auto max-w-7xl px-3 py-4 sm:px-4">
+        <Suspense fallback={<ViewLoading />}>
+          {current === "streamer" ? <StreamerView /> : null}
+          {current === "inventory" ? <InventoryView /> : null}
+          {current === "users" ? <UsersView /> : null}
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+function Gate() {
+  const { status, user } = useAuth();
+  if (status === "loading") return <LoadingScreen />;
+  if (status === "signed-out" || !user) return <LoginScreen />;
+  return (
+    <LiveProvider key={user.id}>
+      <Shell key={user.id} />
+    </LiveProvider>
+  );
+}
+
+function ThemedToasters() {
+  const { resolved } = useTheme();
+  return <Toasters theme={resolved} />;
+}
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <ThemeProvider>
+      <QueryClientProvider client={queryClient}>
+        <AuthProvider>
+          <Gate />
+        </AuthProvider>
+        <ThemedToasters />
+      </QueryClientProvider>
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,69 @@
+import { X } from "lucide-react";
+import { Dialog as DialogPrimitive } from "radix-ui";
+import type { ReactNode } from "react";
+import { cn } from "../../lib/cn";
+
+export const DialogRoot = DialogPrimitive.Root;
+export const DialogTrigger = DialogPrimitive.Trigger;
+export const DialogClose = DialogPrimitive.Close;
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  /** Optional description; announced with the title. */
+  description?: ReactNode;
+  children?: ReactNode;
+  /** Footer (action buttons). */
+  footer?: ReactNode;
+  className?: string;
+  /** Width: sm (24rem), md (32rem), lg (48rem), xl (64rem), full (whole screen on phones). */
+  size?: "sm" | "md" | "lg" | "xl" | "full";
+  /** Hide the corner close button (e.g. while a submit runs). */
+  hideClose?: boolean;
+}
+
+const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-3xl", xl: "max-w-5xl", full: "max-w-none sm:max-w-5xl" };
+
+/** A modal dialog on Radix (focus trap, Escape, aria wiring) with our look. */
+export function Dialog({ open, onOpenChange, title, description, children, footer, className, size = "md", hideClose }: DialogProps) {
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/60" />
+        <DialogPrimitive.Content
+          className={cn(
+            "fixed left-1/2 top-1/2 z-50 flex max-h-[92dvh] w-[calc(100vw-1rem)] -translate-x-1/2 -translate-y-1/2 flex-col",
+            "rounded-xl border border-gray-200 bg-white text-gray-900 shadow-xl dark:border-gray-700 dark:bg-gray-900 dark:text-gray-50",
+            SIZES[size],
+            className,
+          )}
+          {...(description ? {} : { "aria-describedby": undefined })}
+        >
+          <div className="flex items-start justify-between gap-4 border-b border-gray-200 p-4 dark:border-gray-700">
+            <div className="flex flex-col gap-1">
+              <DialogPrimitive.Title className="text-lg font-bold">{title}</DialogPrimitive.Title>
+              {description ? (
+                <DialogPrimitive.Description className="text-sm text-gray-700 dark:text-gray-300">
+                  {description}
+                </DialogPrimitive.Description>
+              ) : null}
+            </div>
+            {hideClose ? null : (
+              <DialogPrimitive.Close
+                aria-label="Close"
+                className="rounded-md p-1.5 text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-gray-200 dark:hover:bg-gray-800"
+              >
+                <X aria-hidden="true" className="h-5 w-5" />
+              </DialogPrimitive.Close>
+            )}
+          </div>
+          <div className="min-h-0 flex-1 overflow-y-auto p-4">{children}</div>
+          {footer ? (
+            <div className="flex flex-wrap justify-end gap-2 border-t border-gray-200 p-4 dark:border-gray-700">{footer}</div>
+          ) : null}
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}

@@ -1,0 +1,82 @@
+import { Boxes } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { MESSAGES } from "../../../../contract/rules";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { TextField } from "../../../components/ui/field";
+import { ThemeToggle } from "../../theme/theme-toggle";
+import { useAuth } from "../hooks/use-auth";
+
+export function LoginScreen() {
+  const { login } = useAuth();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    if (!username.trim() || !password) {
+      setError(MESSAGES.loginBothRequired);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await login(username.trim(), password);
+    } catch (err) {
+      setError(err instanceof Error && err.message ? err.message : MESSAGES.loginFailed);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="flex min-h-dvh items-center justify-center bg-gray-100 p-4 dark:bg-gray-950">
+      <Card className="relative w-full max-w-sm p-6">
+        <ThemeToggle className="absolute right-3 top-3" />
+        <div className="mb-6 flex flex-col items-center gap-2 text-center">
+          <Boxes aria-hidden="true" className="h-10 w-10 text-blue-700 dark:text-blue-400" />
+          <h1 className="text-2xl font-bold">Blez Inventory</h1>
+          <p className="text-sm text-gray-700 dark:text-gray-300">Sign in to manage your inventory</p>
+        </div>
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+          <TextField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            value={username}
+            disabled={busy}
+            onChange={(e) => {
+              setUsername(e.target.value);
+              setError(null);
+            }}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            disabled={busy}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setError(null);
+            }}
+          />
+          {error ? (
+            <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 dark:bg-red-950 dark:text-red-200">
+              {error}
+            </p>
+          ) : null}
+          <Button type="submit" size="lg" disabled={busy} aria-busy={busy}>
+            {busy ? "Logging in..." : "Login"}
+          </Button>
+        </form>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,32 @@
+import { type ExternalToast, toast } from "sonner";
+import { TOAST_DURATION_MS } from "../../../contract/rules";
+
+export type ToastType = keyof typeof TOAST_DURATION_MS;
+
+export const UNKNOWN_ERROR_MESSAGE = "An unknown error occurred";
+
+/** 0 or less means no auto-dismiss (spec section 9). */
+export function toastDuration(ms: number): number {
+  return ms <= 0 ? Number.POSITIVE_INFINITY : ms;
+}
+
+/** Text of anything thrown or passed as an error; empty -> 'An unknown error occurred'. */
+export function errorText(error: unknown): string {
+  if (typeof error === "string") return error.trim() ? error : UNKNOWN_ERROR_MESSAGE;
+  if (error instanceof Error) return error.message.trim() ? error.message : UNKNOWN_ERROR_MESSAGE;
+  return UNKNOWN_ERROR_MESSAGE;
+}
+
+function show(type: ToastType, message: string, options?: ExternalToast) {
+  return toast[type](message, { duration: toastDuration(TOAST_DURATION_MS[type]), ...options });
+}
+
+/** Toasts with the spec's durations: error 5 s, success 3 s, warning 4 s, info 3 s. */
+export const notify = {
+  success: (message: string, options?: ExternalToast) => show("success", message, options),
+  warning: (message: string, options?: ExternalToast) => show("warning", message, options),
+  info: (message: string, options?: ExternalToast) => show("info", message, options),
+  /** Accepts an Error or text; an empty one reads 'An unknown error occurred'. */
+  error: (error: unknown, options?: ExternalToast) => show("error", errorText(error), options),
+  dismiss: (id?: string | number) => toast.dismiss(id),
+};

@@ -1,0 +1,43 @@
+import { QueryCache, QueryClient, type QueryKey } from "@tanstack/react-query";
+import { ApiError } from "./http";
+
+/**
+ * Query keys shared between features. Live `inventory_update` events invalidate
+ * products, product-by-barcode and audit; a reconnect refetches everything.
+ */
+export const queryKeys = {
+  me: ["auth", "me"] as const,
+  permissions: ["auth", "permissions"] as const,
+  products: ["products"] as const,
+  productByBarcode: (barcode: string) => ["product-by-barcode", barcode] as const,
+  productByBarcodeAll: ["product-by-barcode"] as const,
+  audit: ["audit"] as const,
+  users: ["users"] as const,
+} satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;
+
+/** Session expired or account disabled mid-session: the app signs the user out. */
+let unauthorizedHandler: (() => void) | null = null;
+export function onUnauthorized(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== "auth") {
+          unauthorizedHandler?.();
+        }
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: true,
+        // Client errors (4xx) will not change on retry; network and server errors may.
+        retry: (count, error) => !(error instanceof ApiError && error.isClientError) && count < 2,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
