@@ -1,0 +1,56 @@
+import type { InventoryEventData, InventoryEventType } from "../../../contract/events.js";
+import type { Permission } from "../../../contract/permissions.js";
+import { can } from "../../../contract/permissions.js";
+import { forbidden } from "../../app-error.js";
+import type { ServiceContext } from "../../context.js";
+import type { ProductRow } from "./products.repo.js";
+
+/** The product fields audit entries speak about, by their API names. */
+export const AUDITED_FIELDS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand", "is_active"] as const;
+export type AuditedField = (typeof AUDITED_FIELDS)[number];
+export type AuditedValues = Record<AuditedField, string | number | boolean | null>;
+
+export function auditedValues(row: Pick<ProductRow, "barcode" | "productName" | "vendor" | "releaseYear" | "quantityOnHand" | "isActive">) {
+  return {
+    barcode: row.barcode,
+    product_name: row.productName,
+    vendor: row.vendor,
+    release_year: row.releaseYear,
+    quantity_on_hand: row.quantityOnHand,
+    is_active: row.isActive,
+  } satisfies AuditedValues;
+}
+
+export interface FieldChanges {
+  fields: AuditedField[];
+  oldValues: Partial<AuditedValues>;
+  newValues: Partial<AuditedValues>;
+}
+
+/** Only the fields whose value differs, with old and new values. */
+export function diffValues(before: AuditedValues, after: AuditedValues): FieldChanges {
+  const changes: FieldChanges = { fields: [], oldValues: {}, newValues: {} };
+  for (const field of AUDITED_FIELDS) {
+    if (before[field] !== after[field]) {
+      changes.fields.push(field);
+      changes.oldValues[field] = before[field];
+      changes.newValues[field] = after[field];
+    }
+  }
+  return changes;
+}
+
+/** Authorisation at the top of each service function: 403 unless the role has the permission. */
+export function requirePermission(ctx: ServiceContext, permission: Permission): void {
+  if (!can(ctx.actor.role, permission)) throw forbidden();
+}
+
+/** Raises an `inventory_update` (call it from an afterCommit callback only). */
+export function emitInventoryUpdate(ctx: ServiceContext, type: InventoryEventType, data: Omit<InventoryEventData, "updated_by">): void {
+  ctx.events.emit("inventory_update", {
+    type,
+    data: { ...data, updated_by: ctx.actor.username },
+    timestamp: new Date().toISOString(),
+    userId: ctx.actor.id,
+  });
+}
