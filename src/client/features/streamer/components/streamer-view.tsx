@@ -1,3 +1,149 @@
+import { ScanLine } from "lucide-react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import type { Product } from "../../../../contract/products";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { Spinner } from "../../../components/ui/spinner";
+import { useAuth } from "../../auth";
+import { notify } from "../../notifications/notify";
+import { LOOKUP_FAILED, lookupBarcode, notFoundMessage } from "../../scanner/api/lookup-barcode";
+import { playFeedback } from "../feedback";
+import { useQuantityTaps } from "../hooks/use-quantity-taps";
+import { useStreamerProducts } from "../hooks/use-streamer-products";
+import { useWedgeScanner } from "../hooks/use-wedge-scanner";
+import { DISABLED_IN_STREAM, DISABLED_RECENT } from "../messages";
+import { CurrentProductCard } from "./current-product-card";
+import { FeedbackSwitch } from "./feedback-switch";
+import { RecentProducts } from "./recent-products";
+
+const loadScanner = () => import("../../scanner/components/scanner-overlay");
+const ScannerOverlay = lazy(() => loadScanner().then((m) => ({ default: m.ScannerOverlay })));
+
 export function StreamerView() {
-  return <h1 className="text-2xl font-bold">Streamer Interface</h1>;
+  const { user, permissions } = useAuth();
+  const products = useStreamerProducts(user?.id ?? 0);
+  const { tap, pendingDelta } = useQuantityTaps();
+  const [scannerOpen, setScannerOpen] = useState(false);
+
+  // Fetch the scanner's code while idle, so opening it is instant (its WASM loads on open).
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
+    idle(() => void loadScanner().catch(() => undefined));
+  }, []);
+
+  /** A scanned product: disabled ones are refused with the spec's warning. */
+  const onScanned = useCallback(
+    (product: Product) => {
+      if (product.is_active === false) {
+        playFeedback("error");
+        notify.warning(DISABLED_IN_STREAM);
+        return false;
+      }
+      playFeedback("scan");
+      products.select(product);
+      return true;
+    },
+    [products.select],
+  );
+
+  const onWedgeScan = useCallback(
+    async (code: string) => {
+      try {
+        const product = await lookupBarcode(code);
+        if (product) onScanned(product);
+        else {
+          playFeedback("error");
+          notify.error(notFoundMessage(code));
+        }
+      } catch (err) {
+        console.error(LOOKUP_FAILED, err);
+        notify.error(LOOKUP_FAILED);
+      }
+    },
+    [onScanned],
+  );
+  useWedgeScanner(onWedgeScan, !scannerOpen);
+
+  async function onPickRecent(barcode: string, product: Product) {
+    if (product.is_active === false) {
+      notify.warning(DISABLED_RECENT);
+      products.remove(barcode);
+      return;
+    }
+    products.makeCurrent(barcode);
+    // The cached copy may be behind: check it is still usable.
+    try {
+      const fresh = await products.refresh(barcode);
+      if (fresh && fresh.is_active === false) {
+        notify.warning(DISABLED_RECENT);
+        products.remove(barcode);
+      }
+    } catch {
+      // offline: keep the cached copy
+    }
+  }
+
+  const current = products.currentProduct;
+  const stock = current ? current.quantity_on_hand + pendingDelta(current.id) : 0;
+
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">Streamer Interface</h1>
+          <p className="text-sm text-gray-700 dark:text-gray-300">Scan products to update inventory during your stream</p>
+        </div>
+        <FeedbackSwitch />
+      </div>
+
+      <Button size="xl" className="w-full" onClick={() => setScannerOpen(true)}>
+        <ScanLine aria-hidden="true" className="h-7 w-7" />
+        Scan Barcode
+      </Button>
+
+      {current ? (
+        <CurrentProductCard
+          product={current}
+          stock={stock}
+          canUpdate={permissions.canUpdateQuantity}
+          onSold={() => void tap(current, -1)}
+          onAdd={() => void tap(current, 1)}
+        />
+      ) : (
+        <Card className="p-6 text-center">
+          {products.currentLoading ? (
+            <Spinner label="Loading product" />
+          ) : (
+            <>
+              <h2 className="text-lg font-bold">No product selected</h2>
+              <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+                Scan a barcode (camera or handheld scanner) to pick the product you are selling.
+              </p>
+            </>
+          )}
+        </Card>
+      )}
+
+      <RecentProducts items={products.recentProducts} current={products.current} onPick={(b, p) => void onPickRecent(b, p)} />
+
+      {scannerOpen ? (
+        <Suspense
+          fallback={
+            <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 text-white">
+              <Spinner label="Opening scanner" />
+            </div>
+          }
+        >
+          <ScannerOverlay
+            mode="lookup"
+            onClose={() => setScannerOpen(false)}
+            onFound={(product) => {
+              onScanned(product);
+              setScannerOpen(false);
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
 }

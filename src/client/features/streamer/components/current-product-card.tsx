@@ -1,0 +1,69 @@
+import { Minus, Plus, TriangleAlert } from "lucide-react";
+import type { Product } from "../../../../contract/products";
+import { LOW_STOCK_MAX } from "../../../../contract/rules";
+import { Badge } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { DISABLED_IN_STREAM } from "../messages";
+
+interface CurrentProductCardProps {
+  product: Product;
+  /** Stock shown: the server's plus taps still on their way. */
+  stock: number;
+  canUpdate: boolean;
+  onSold: () => void;
+  onAdd: () => void;
+}
+
+export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd }: CurrentProductCardProps) {
+  const active = product.is_active !== false;
+  const low = stock <= LOW_STOCK_MAX;
+  return (
+    <Card className="p-4" aria-labelledby="current-product-title" data-testid="current-product">
+      <p className="text-xs font-semibold uppercase tracking-wide text-gray-700 dark:text-gray-300">Current Product</p>
+      <h2 id="current-product-title" className="mt-1 text-xl font-bold leading-tight break-words" data-testid="current-product-name">
+        {product.product_name}
+      </h2>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
+        <dt className="text-gray-700 dark:text-gray-300">Vendor</dt>
+        <dd className="font-medium break-words">{product.vendor}</dd>
+        <dt className="text-gray-700 dark:text-gray-300">Barcode</dt>
+        <dd className="font-mono font-medium break-all">{product.barcode}</dd>
+        <dt className="text-gray-700 dark:text-gray-300">Release year</dt>
+        <dd className="font-medium">{product.release_year ?? "—"}</dd>
+      </dl>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <p className="text-sm text-gray-700 dark:text-gray-300">
+          Stock{" "}
+          <span className="text-4xl font-extrabold tabular-nums text-gray-900 dark:text-gray-50" data-testid="current-stock">
+            {stock}
+          </span>
+        </p>
+        {stock <= 0 ? (
+          <Badge variant="danger">Out of stock</Badge>
+        ) : low ? (
+          <Badge variant="warning" data-testid="low-stock">
+            <TriangleAlert aria-hidden="true" className="h-3.5 w-3.5" />
+            Low stock
+          </Badge>
+        ) : null}
+        {active ? null : <Badge variant="danger">Disabled</Badge>}
+      </div>
+      {active ? null : (
+        <p role="alert" className="mt-2 text-sm font-medium text-red-800 dark:text-red-200">
+          {DISABLED_IN_STREAM}
+        </p>
+      )}
+      <div className="mt-4 grid grid-cols-2 gap-3">
+        <Button variant="danger" size="xl" onClick={onSold} disabled={!canUpdate || !active || stock <= 0}>
+          <Minus aria-hidden="true" className="h-6 w-6" />
+          SOLD (-1)
+        </Button>
+        <Button variant="success" size="xl" onClick={onAdd} disabled={!canUpdate || !active}>
+          <Plus aria-hidden="true" className="h-6 w-6" />
+          ADD (+1)
+        </Button>
+      </div>
+    </Card>
+  );
+}
