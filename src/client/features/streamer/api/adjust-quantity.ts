@@ -24,10 +24,12 @@ export async function adjustQuantity(
   body: QuantityChangeBody,
   key: string = newIdempotencyKey(),
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  /** Server origin; same origin in the app. */
+  origin = "",
 ): Promise<Product> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await apiFetch<Product>(`/api/products/${id}/quantity`, {
+      return await apiFetch<Product>(`${origin}/api/products/${id}/quantity`, {
         method: "PUT",
         body,
         headers: { [IDEMPOTENCY_HEADER]: key },

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { errorText, toastDuration, UNKNOWN_ERROR_MESSAGE } from "./notify";
+
+describe("notify", () => {
+  it("an empty error reads 'An unknown error occurred'", () => {
+    expect(UNKNOWN_ERROR_MESSAGE).toBe("An unknown error occurred");
+    expect(errorText("")).toBe("An unknown error occurred");
+    expect(errorText("  ")).toBe("An unknown error occurred");
+    expect(errorText(new Error(""))).toBe("An unknown error occurred");
+    expect(errorText(null)).toBe("An unknown error occurred");
+    expect(errorText(new Error("Insufficient stock"))).toBe("Insufficient stock");
+    expect(errorText("Failed to update quantity")).toBe("Failed to update quantity");
+  });
+
+  it("0 or less means no auto-dismiss", () => {
+    expect(toastDuration(0)).toBe(Number.POSITIVE_INFINITY);
+    expect(toastDuration(-5)).toBe(Number.POSITIVE_INFINITY);
+    expect(toastDuration(3000)).toBe(3000);
+  });
+});

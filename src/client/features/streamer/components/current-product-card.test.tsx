@@ -1,0 +1,60 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { Product } from "../../../../contract/products";
+import { CurrentProductCard } from "./current-product-card";
+
+const product: Product = {
+  id: 7,
+  barcode: "2000000000008",
+  product_name: "Topps Chrome 2024 Hobby Box",
+  vendor: "Topps",
+  release_year: 2024,
+  quantity_on_hand: 0,
+  is_active: true,
+  version: 1,
+  created_at: "2026-01-01T00:00:00.000Z",
+  updated_at: "2026-01-01T00:00:00.000Z",
+};
+
+function renderCard(stock: number, overrides: Partial<Product> = {}) {
+  const onSold = vi.fn();
+  const onAdd = vi.fn();
+  render(<CurrentProductCard product={{ ...product, ...overrides }} stock={stock} canUpdate onSold={onSold} onAdd={onAdd} />);
+  return { onSold, onAdd };
+}
+
+describe("CurrentProductCard", () => {
+  it("shows the product's fields", () => {
+    renderCard(12);
+    expect(screen.getByText("Topps Chrome 2024 Hobby Box")).toBeInTheDocument();
+    expect(screen.getByText("Topps")).toBeInTheDocument();
+    expect(screen.getByText("2000000000008")).toBeInTheDocument();
+    expect(screen.getByText("2024")).toBeInTheDocument();
+    expect(screen.getByTestId("current-stock")).toHaveTextContent("12");
+    expect(screen.queryByText("Low stock")).toBeNull();
+  });
+
+  it("disables SOLD at stock 0 or less, ADD stays", async () => {
+    const { onSold, onAdd } = renderCard(0);
+    expect(screen.getByRole("button", { name: "SOLD (-1)" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "ADD (+1)" })).toBeEnabled();
+    await userEvent.click(screen.getByRole("button", { name: "ADD (+1)" }));
+    expect(onAdd).toHaveBeenCalledOnce();
+    expect(onSold).not.toHaveBeenCalled();
+  });
+
+  it("flags low stock at 5 and below", async () => {
+    const { onSold } = renderCard(5);
+    expect(screen.getByText("Low stock")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "SOLD (-1)" }));
+    expect(onSold).toHaveBeenCalledOnce();
+  });
+
+  it("disables both buttons on a disabled product with the spec's warning", () => {
+    renderCard(8, { is_active: false });
+    expect(screen.getByRole("button", { name: "SOLD (-1)" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "ADD (+1)" })).toBeDisabled();
+    expect(screen.getByRole("alert")).toHaveTextContent("This product is currently disabled and cannot be used during streams.");
+  });
+});
