@@ -94,8 +94,8 @@ export function checkImportRow(input: ImportRowInput, index: number): RowCheck {
   if (!vendor) errors.push(csvMessages.missing(n, "vendor"));
   if (barcode && barcode.length < CSV_BARCODE_MIN) errors.push(csvMessages.barcodeShort(n));
   if (barcode.length > BARCODE_MAX) errors.push(`Row ${n}: Barcode too long (at most ${BARCODE_MAX} characters)`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  if (/[\u0000-\u001f\u007f]/.test(barcode)) errors.push(`Row ${n}: Barcode must be printable text`);
+  // Same rule as the API's barcodeSchema: no control characters (C0, DEL and C1).
+  if (/\p{Cc}/u.test(barcode)) errors.push(`Row ${n}: Barcode must be printable text`);
   if (product_name.length > NAME_MAX) errors.push(`Row ${n}: Product name too long (at most ${NAME_MAX} characters)`);
   if (vendor.length > NAME_MAX) errors.push(`Row ${n}: Vendor too long (at most ${NAME_MAX} characters)`);
 
