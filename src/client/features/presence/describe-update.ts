@@ -8,9 +8,9 @@ export function describeUpdate(update: InventoryUpdate): string {
   switch (update.type) {
     case "quantity_changed": {
       const change = data.quantity_change ?? 0;
-      const left = data.quantity_on_hand !== undefined ? ` (${data.quantity_on_hand} left)` : "";
-      if (change < 0) return `${who} sold ${Math.abs(change)} of ${name}${left}`;
-      return `${who} added ${change} to ${name}${left}`;
+      const stock = data.quantity_on_hand;
+      if (change < 0) return `${who} sold ${Math.abs(change)} of ${name}${stock !== undefined ? ` (${stock} left)` : ""}`;
+      return `${who} added ${change} to ${name}${stock !== undefined ? ` (${stock} in stock)` : ""}`;
     }
     case "product_created":
       return `${who} added a new product: ${name}`;
