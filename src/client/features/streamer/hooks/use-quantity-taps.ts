@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { type Product, QUANTITY_REASONS } from "../../../../contract/products";
+import { ApiError } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 import { errorText, notify } from "../../notifications/notify";
 import { adjustQuantity, newIdempotencyKey } from "../api/adjust-quantity";
@@ -62,6 +63,8 @@ export function useQuantityTaps() {
         return updated;
       } catch (err) {
         playFeedback("error");
+        // The session ended (expired or account disabled): re-check, which signs out.
+        if (err instanceof ApiError && err.status === 401) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
         const reason = errorText(err);
         notify.error(`${QUANTITY_FAILED}: ${reason}`, { id: TAP_TOAST_ID });
         return null;
