@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ImportRow } from "../../../contract/import.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema.js";
+import type { ProductAuditInsert, QuantityAuditInsert } from "../audit/audit.repo.js";
 import type { ProductRow } from "../products/products.repo.js";
 
 /** Rows of a raw statement, on either driver (PGlite and node-postgres both answer `{rows}`). */
@@ -56,4 +57,31 @@ export async function updateProducts(tx: Db, rows: ImportUpdate[]): Promise<numb
     where p.id = x.id
     returning p.id`);
   return rowsOf<{ id: number }>(result).length;
+}
+
+/**
+ * The audit rows of an import, one statement per table. Same rows as audit.repo's inserts, but
+ * sent as one JSON parameter: binding ten parameters per row made 10,000 rows take seconds.
+ */
+export async function insertImportAudit(tx: Db, productRows: ProductAuditInsert[], quantityRows: QuantityAuditInsert[]): Promise<void> {
+  if (productRows.length > 0) {
+    await tx.execute(sql`
+      insert into product_audit
+        (product_id, product_name, barcode, action, user_id, user_name, changed_fields, old_values, new_values, ip_address)
+      select x."productId", x."productName", x.barcode, x.action, x."userId", x."userName",
+        x."changedFields", x."oldValues", x."newValues", x."ipAddress"
+      from jsonb_to_recordset(${jsonParam(productRows)})
+        as x("productId" integer, "productName" text, barcode text, action text, "userId" integer, "userName" text,
+          "changedFields" jsonb, "oldValues" jsonb, "newValues" jsonb, "ipAddress" text)`);
+  }
+  if (quantityRows.length > 0) {
+    await tx.execute(sql`
+      insert into quantity_audit
+        (product_id, product_name, barcode, quantity_change, quantity_before, quantity_after, transaction_type, notes, user_id, user_name)
+      select x."productId", x."productName", x.barcode, x."quantityChange", x."quantityBefore", x."quantityAfter",
+        x."transactionType", x.notes, x."userId", x."userName"
+      from jsonb_to_recordset(${jsonParam(quantityRows)})
+        as x("productId" integer, "productName" text, barcode text, "quantityChange" integer, "quantityBefore" integer,
+          "quantityAfter" integer, "transactionType" text, notes text, "userId" integer, "userName" text)`);
+  }
 }

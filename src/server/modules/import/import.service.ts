@@ -2,13 +2,11 @@ import type { ImportPreview, ImportResult, ImportRowInput } from "../../../contr
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
-import { insertProductAudit, insertQuantityAudit, type ProductAuditInsert, type QuantityAuditInsert } from "../audit/audit.repo.js";
+import type { ProductAuditInsert, QuantityAuditInsert } from "../audit/audit.repo.js";
 import { emitInventoryUpdate, requirePermission } from "../products/product-changes.js";
 import { checkRows, importedValues, type PlannedRow, planRows, previewRow, summarise } from "./import.plan.js";
-import { findProductsByBarcodes, insertProducts, updateProducts } from "./import.repo.js";
+import { findProductsByBarcodes, insertImportAudit, insertProducts, updateProducts } from "./import.repo.js";
 
-/** Audit rows per insert statement: well under PostgreSQL's 65,535 bind parameters. */
-const AUDIT_CHUNK = 2000;
 const IMPORT_NOTE = "CSV import";
 
 /** What an import would do, row by row; reads only, writes nothing. */
@@ -101,6 +99,5 @@ async function writePlan(ctx: ServiceContext, tx: Db, plan: PlannedRow[]): Promi
       });
     }
   }
-  for (let i = 0; i < productAudit.length; i += AUDIT_CHUNK) await insertProductAudit(tx, productAudit.slice(i, i + AUDIT_CHUNK));
-  for (let i = 0; i < quantityAudit.length; i += AUDIT_CHUNK) await insertQuantityAudit(tx, quantityAudit.slice(i, i + AUDIT_CHUNK));
+  await insertImportAudit(tx, productAudit, quantityAudit);
 }
