@@ -22,7 +22,9 @@ export async function findProductsByBarcodes(db: Db, barcodes: string[], lock: b
   const query = db
     .select()
     .from(products)
-    .where(sql`${products.barcode} in (select jsonb_array_elements_text(${jsonParam(barcodes)}))`);
+    .where(sql`${products.barcode} in (select jsonb_array_elements_text(${jsonParam(barcodes)}))`)
+    // One lock order for every import, so two overlapping imports wait instead of deadlocking.
+    .orderBy(products.id);
   return lock ? query.for("update") : query;
 }
 

@@ -5,8 +5,9 @@ import type { Product } from "../../../contract/products.js";
 import { MESSAGES } from "../../../contract/rules.js";
 import { idempotencyKeys, productAudit, products, quantityAudit } from "../../db/schema.js";
 import { createUser, signedIn } from "../../test/factories.js";
-import { insertSession } from "../auth/sessions.repo.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { insertSession } from "../auth/sessions.repo.js";
+import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
 import { caller, ISO_UTC, newBarcode, recordEvents, snapshot } from "./products.test-support.js";
 
 let t: TestApp;
@@ -471,5 +472,45 @@ describe("Idempotency-Key on quantity changes", () => {
     const res = await streamer.put(`/api/products/${p.id}/quantity`, { quantity_change: 1 }, withKey(key));
     expect(res.statusCode).toBe(400);
     expect(await quantityOf(p.id)).toBe(10);
+  });
+});
+
+describe("permissions per role", () => {
+  it.each([
+    ["super_admin", true],
+    ["manager", true],
+    ["inventory", true],
+    ["streamer", false],
+  ] as const)("%s: may manage products = %s, may always read and change quantity", async (role, manages) => {
+    const p = await manager.create({ quantity_on_hand: 5 });
+    const { api } = await signIn(role);
+    const allowed = (status: number, ok: number) => (manages ? expect(status).toBe(ok) : expect(status).toBe(403));
+    expect((await api.get("/api/products")).statusCode).toBe(200);
+    expect((await api.get(`/api/products/barcode/${p.barcode}`)).statusCode).toBe(200);
+    expect((await api.put(`/api/products/${p.id}/quantity`, { quantity_change: -1 })).statusCode).toBe(200);
+    allowed((await api.post("/api/products", { barcode: newBarcode(), product_name: "x", vendor: "y" })).statusCode, 201);
+    allowed(
+      (await api.put(`/api/products/${p.id}`, { barcode: p.barcode, product_name: "Renamed", vendor: p.vendor, quantity_on_hand: 4 }))
+        .statusCode,
+      200,
+    );
+    allowed((await api.put(`/api/products/${p.id}/status`, { is_active: false })).statusCode, 200);
+    allowed((await api.post("/api/products/import", { products: [] })).statusCode, 200);
+    allowed((await api.post("/api/products/import?dry_run=true", { products: [] })).statusCode, 200);
+  });
+});
+
+describe("idempotency key retention", () => {
+  it("keeps keys for 24 hours and deletes older ones", async () => {
+    const now = new Date();
+    const hoursAgo = (h: number) => new Date(now.getTime() - h * 3_600_000);
+    await t.app.db.insert(idempotencyKeys).values([
+      { userId: streamerId, key: "old-key", statusCode: 200, body: {}, createdAt: hoursAgo(25) },
+      { userId: streamerId, key: "recent-key", statusCode: 200, body: {}, createdAt: hoursAgo(23) },
+    ]);
+    await deleteExpiredIdempotencyKeys(t.app.db, now);
+    const keys = (await t.app.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, streamerId))).map((k) => k.key);
+    expect(keys).toContain("recent-key");
+    expect(keys).not.toContain("old-key");
   });
 });
