@@ -39,8 +39,7 @@ const CLEANUP_ONE_IN = 100;
 const actorFields = (ctx: ServiceContext) => ({ userId: ctx.actor.id, userName: ctx.actor.username });
 
 export async function listProducts(ctx: ServiceContext): Promise<Product[]> {
-  const rows = await listProductRows(ctx.db);
-  return rows.map(toProduct);
+  return listProductRows(ctx.db);
 }
 
 /** A product by barcode, active or not. */

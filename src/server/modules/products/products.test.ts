@@ -177,6 +177,11 @@ describe("GET /api/products and /api/products/barcode/:barcode", () => {
       expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
       expect(list.find((p) => p.id === b.id)?.is_active).toBe(false);
     }
+    // The list has exactly the shape and values of a single product answer.
+    const list = (await manager.get("/api/products")).json<Product[]>();
+    for (const p of [a, b]) {
+      expect(list.find((x) => x.id === p.id)).toEqual((await manager.get(`/api/products/barcode/${p.barcode}`)).json());
+    }
   });
 
   it("finds a product by barcode, active or not; 404 with the spec's text otherwise", async () => {
