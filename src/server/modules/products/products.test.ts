@@ -309,6 +309,13 @@ describe("PUT /api/products/:id/status", () => {
       ["status_changed", true],
     ]);
 
+    // Setting the state it already has changes nothing.
+    const before = await snapshot(t.app.db);
+    const same = await manager.put(`/api/products/${p.id}/status`, { is_active: true });
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toEqual(on.json());
+    expect(await snapshot(t.app.db)).toEqual(before);
+
     expect((await streamer.put(`/api/products/${p.id}/status`, { is_active: false })).statusCode).toBe(403);
     expect((await manager.put("/api/products/999999/status", { is_active: false })).statusCode).toBe(404);
     expect((await manager.put(`/api/products/${p.id}/status`, { is_active: "no" })).statusCode).toBe(400);
