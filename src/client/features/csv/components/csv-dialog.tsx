@@ -1,0 +1,302 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { CheckCircle2, Download, FileDown, Upload } from "lucide-react";
+import { type ChangeEvent, useId, useRef, useState } from "react";
+import { IMPORT_MAX_ROWS, type ImportPreview, type ImportResult } from "../../../../contract/import";
+import type { Product } from "../../../../contract/products";
+import { CSV_COLUMNS } from "../../../../contract/rules";
+import { Button } from "../../../components/ui/button";
+import { Dialog } from "../../../components/ui/dialog";
+import { Spinner } from "../../../components/ui/spinner";
+import { queryKeys } from "../../../lib/query-client";
+import { notify } from "../../notifications/notify";
+import { importProducts, previewImport } from "../api/import-products";
+import { downloadCsv, type ExportKind, exportCsv, exportFileName, TEMPLATE_FILE_NAME, templateCsv } from "../csv-format";
+import {
+  type CheckedRows,
+  checkRows,
+  errorSummary,
+  isCsvFileName,
+  NOT_CSV_MESSAGE,
+  type ParsedCsv,
+  parseCsvFile,
+  previewRows,
+} from "../csv-import";
+import { ImportDiff } from "./import-diff";
+
+type Phase =
+  | { kind: "idle" }
+  | { kind: "parsing"; fileName: string; progress: number }
+  | { kind: "parsed"; fileName: string; parsed: ParsedCsv; checked: CheckedRows }
+  | { kind: "checking"; fileName: string; parsed: ParsedCsv; checked: CheckedRows }
+  | { kind: "diff"; fileName: string; parsed: ParsedCsv; checked: CheckedRows; preview: ImportPreview }
+  | { kind: "importing"; fileName: string; count: number }
+  | { kind: "done"; result: ImportResult };
+
+export interface CsvDialogProps {
+  onClose: () => void;
+  /** The products the exports are made from (the live list). */
+  products: Product[];
+}
+
+function ErrorList({ errors, title }: { errors: string[]; title: string }) {
+  const { shown, more } = errorSummary(errors);
+  if (errors.length === 0) return null;
+  return (
+    <div
+      role="alert"
+      className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+    >
+      <p className="font-semibold">{title}</p>
+      <ul className="mt-1 list-disc pl-5">
+        {shown.map((e, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the same message may appear twice
+          <li key={`${i}-${e}`}>{e}</li>
+        ))}
+      </ul>
+      {more ? <p className="mt-1 font-medium">{more}</p> : null}
+    </div>
+  );
+}
+
+/** CSV import (parse, check, preview, dry-run diff, confirm, result) and export. */
+export function CsvDialog({ onClose, products }: CsvDialogProps) {
+  const queryClient = useQueryClient();
+  const [phase, setPhase] = useState<Phase>({ kind: "idle" });
+  const [error, setError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const busy = phase.kind === "parsing" || phase.kind === "checking" || phase.kind === "importing";
+
+  async function onFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    setError(null);
+    if (!file) {
+      setPhase({ kind: "idle" });
+      return;
+    }
+    if (!isCsvFileName(file.name)) {
+      setPhase({ kind: "idle" });
+      setError(NOT_CSV_MESSAGE);
+      return;
+    }
+    setPhase({ kind: "parsing", fileName: file.name, progress: 0 });
+    try {
+      const parsed = await parseCsvFile(file, (progress) => setPhase({ kind: "parsing", fileName: file.name, progress }));
+      const checked = checkRows(parsed.rows);
+      if (parsed.rows.length > IMPORT_MAX_ROWS) checked.errors.push(`At most ${IMPORT_MAX_ROWS} rows per import`);
+      if (parsed.rows.length === 0) checked.errors.push("The file has no product rows");
+      setPhase({ kind: "parsed", fileName: file.name, parsed, checked });
+    } catch (err) {
+      setPhase({ kind: "idle" });
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  async function checkWithServer() {
+    if (phase.kind !== "parsed") return;
+    setError(null);
+    const { fileName, parsed, checked } = phase;
+    setPhase({ kind: "checking", fileName, parsed, checked });
+    try {
+      const preview = await previewImport(checked.valid);
+      setPhase({ kind: "diff", fileName, parsed, checked, preview });
+    } catch (err) {
+      setPhase({ kind: "parsed", fileName, parsed, checked });
+      setError(`Import failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  async function runImport() {
+    if (phase.kind !== "diff") return;
+    const back = phase;
+    setError(null);
+    setPhase({ kind: "importing", fileName: phase.fileName, count: phase.checked.valid.length });
+    try {
+      const result = await importProducts(back.checked.valid);
+      setPhase({ kind: "done", result });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.products });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+      notify.success(`Import complete: ${result.created} created, ${result.updated} updated`);
+    } catch (err) {
+      setPhase(back);
+      setError(`Import failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  function reset() {
+    setPhase({ kind: "idle" });
+    setError(null);
+    if (inputRef.current) inputRef.current.value = "";
+  }
+
+  function exportProducts(kind: ExportKind) {
+    downloadCsv(exportFileName(kind), exportCsv(products, kind));
+  }
+
+  const parsedView = phase.kind === "parsed" || phase.kind === "checking" ? phase : null;
+  const columns = parsedView ? (parsedView.parsed.fields.length > 0 ? parsedView.parsed.fields : [...CSV_COLUMNS]) : [];
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+      title="Import/Export CSV"
+      description="Import products from a CSV file, or export the inventory."
+      size="lg"
+      hideClose={busy}
+    >
+      <div className="flex flex-col gap-6">
+        <section aria-labelledby={`${inputId}-import`} className="flex flex-col gap-3">
+          <h3 id={`${inputId}-import`} className="text-base font-bold">
+            Import
+          </h3>
+          {phase.kind === "done" ? (
+            <div className="flex flex-col gap-3" data-testid="import-result">
+              <p role="status" className="flex items-center gap-2 text-lg font-bold text-green-800 dark:text-green-300">
+                <CheckCircle2 aria-hidden="true" className="h-6 w-6" />
+                Import Complete!
+              </p>
+              <dl className="grid grid-cols-3 gap-3 text-center">
+                {(
+                  [
+                    ["Created", phase.result.created],
+                    ["Updated", phase.result.updated],
+                    ["Skipped", phase.result.skipped],
+                  ] as const
+                ).map(([label, value]) => (
+                  <div key={label} className="rounded-lg bg-gray-100 p-3 dark:bg-gray-800">
+                    <dt className="text-sm">{label}</dt>
+                    <dd className="text-2xl font-bold" data-testid={`import-${label.toLowerCase()}`}>
+                      {value}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+              <ErrorList errors={phase.result.errors} title="Errors" />
+              <div>
+                <Button variant="secondary" onClick={reset}>
+                  Import Another File
+                </Button>
+              </div>
+            </div>
+          ) : phase.kind === "diff" ? (
+            <ImportDiff
+              preview={phase.preview}
+              onBack={() => setPhase({ kind: "parsed", fileName: phase.fileName, parsed: phase.parsed, checked: phase.checked })}
+              onConfirm={() => void runImport()}
+            />
+          ) : phase.kind === "importing" ? (
+            <div className="flex flex-col gap-2" role="status">
+              <p className="flex items-center gap-2 font-medium">
+                <Spinner label="Importing" /> Importing {phase.count.toLocaleString("en-US")} products from {phase.fileName}...
+              </p>
+              <progress className="w-full" aria-label="Import progress" />
+            </div>
+          ) : (
+            <>
+              <div className="flex flex-col gap-1.5">
+                <label htmlFor={inputId} className="text-sm font-medium">
+                  Choose a CSV file
+                </label>
+                <input
+                  ref={inputRef}
+                  id={inputId}
+                  type="file"
+                  accept=".csv,text/csv"
+                  onChange={(e) => void onFile(e)}
+                  disabled={busy}
+                  className="block w-full text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-blue-700 file:px-4 file:py-2 file:font-semibold file:text-white hover:file:bg-blue-800"
+                />
+                <p className="text-xs text-gray-700 dark:text-gray-300">Columns: {CSV_COLUMNS.join(", ")}</p>
+              </div>
+              {phase.kind === "parsing" ? (
+                <div className="flex flex-col gap-1" role="status">
+                  <p className="text-sm">Reading {phase.fileName}...</p>
+                  <progress className="w-full" max={1} value={phase.progress} aria-label="Reading progress" />
+                </div>
+              ) : null}
+              {parsedView ? (
+                <div className="flex flex-col gap-3">
+                  <p className="text-sm">
+                    <span className="font-semibold">{parsedView.fileName}</span>: {parsedView.parsed.rows.length.toLocaleString("en-US")}{" "}
+                    rows. Preview of the first rows:
+                  </p>
+                  <div className="overflow-x-auto rounded-lg border border-gray-200 dark:border-gray-700">
+                    <table className="w-full text-left text-xs" data-testid="csv-preview">
+                      <thead className="bg-gray-100 dark:bg-gray-800">
+                        <tr>
+                          {columns.map((c) => (
+                            <th key={c} scope="col" className="px-2 py-1.5 font-semibold">
+                              {c}
+                            </th>
+                          ))}
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {previewRows(parsedView.parsed.rows).map((row, i) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no identity
+                          <tr key={i} className="border-t border-gray-200 dark:border-gray-700">
+                            {columns.map((c) => (
+                              <td key={c} className="px-2 py-1.5">
+                                {row[c] ?? ""}
+                              </td>
+                            ))}
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                  <ErrorList errors={parsedView.checked.errors} title="Validation errors (fix them before importing)" />
+                  <div className="flex flex-wrap gap-2">
+                    <Button
+                      onClick={() => void checkWithServer()}
+                      disabled={parsedView.checked.errors.length > 0 || phase.kind === "checking"}
+                    >
+                      {phase.kind === "checking" ? <Spinner label="Checking" /> : <Upload aria-hidden="true" className="h-4 w-4" />}
+                      {phase.kind === "checking"
+                        ? "Checking..."
+                        : `Import ${parsedView.checked.valid.length.toLocaleString("en-US")} Products`}
+                    </Button>
+                    <Button variant="secondary" onClick={reset} disabled={phase.kind === "checking"}>
+                      Clear
+                    </Button>
+                  </div>
+                </div>
+              ) : null}
+            </>
+          )}
+          {error ? (
+            <p
+              role="alert"
+              className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+            >
+              {error}
+            </p>
+          ) : null}
+        </section>
+
+        <section aria-labelledby={`${inputId}-export`} className="flex flex-col gap-3 border-t border-gray-200 pt-4 dark:border-gray-700">
+          <h3 id={`${inputId}-export`} className="text-base font-bold">
+            Export
+          </h3>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" onClick={() => exportProducts("active")}>
+              <Download aria-hidden="true" className="h-4 w-4" />
+              Export Active Inventory
+            </Button>
+            <Button variant="outline" onClick={() => exportProducts("complete")}>
+              <Download aria-hidden="true" className="h-4 w-4" />
+              Export Complete Inventory
+            </Button>
+            <Button variant="ghost" onClick={() => downloadCsv(TEMPLATE_FILE_NAME, templateCsv())}>
+              <FileDown aria-hidden="true" className="h-4 w-4" />
+              Download Template
+            </Button>
+          </div>
+        </section>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,92 @@
+import Papa from "papaparse";
+import type { Product } from "../../../contract/products";
+import { CSV_COLUMNS, CSV_EXPORT_COLUMNS } from "../../../contract/rules";
+
+/**
+ * Spreadsheet-safe cell: text starting with =, +, - or @ would run as a formula in Excel or
+ * LibreOffice, so it gets a leading single quote. Text that already starts with quotes before
+ * such a character gets one more, so `unsafeCell` undoes exactly what this did.
+ */
+const FORMULA = /^'*[=+\-@]/;
+export function safeCell(value: string): string {
+  return FORMULA.test(value) ? `'${value}` : value;
+}
+
+/** The inverse of `safeCell`, applied to every imported cell. */
+export function unsafeCell(value: string): string {
+  return value.startsWith("'") && FORMULA.test(value) ? value.slice(1) : value;
+}
+
+export type CsvRow = Record<string, string>;
+
+/** CSV text (CRLF, quoted where needed, every cell made safe) for `rows` under `columns`. */
+export function toCsv(columns: readonly string[], rows: readonly CsvRow[]): string {
+  return Papa.unparse(
+    { fields: [...columns], data: rows.map((r) => columns.map((c) => safeCell(r[c] ?? ""))) },
+    { newline: "\r\n", quotes: false },
+  );
+}
+
+/** A product as an export row (spec's CSV columns plus created_at and updated_at). */
+export function productToRow(p: Product): CsvRow {
+  return {
+    barcode: p.barcode,
+    product_name: p.product_name,
+    vendor: p.vendor,
+    release_year: p.release_year === null ? "" : String(p.release_year),
+    quantity_on_hand: String(p.quantity_on_hand),
+    is_active: p.is_active === false ? "false" : "true",
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+}
+
+export type ExportKind = "active" | "complete";
+
+/** Active inventory leaves disabled products out; complete has them all. */
+export function exportCsv(products: readonly Product[], kind: ExportKind): string {
+  const chosen = kind === "active" ? products.filter((p) => p.is_active !== false) : products;
+  return toCsv(CSV_EXPORT_COLUMNS, chosen.map(productToRow));
+}
+
+/** YYYY-MM-DD of the local day. */
+export function isoDay(date: Date): string {
+  const y = date.getFullYear();
+  const m = String(date.getMonth() + 1).padStart(2, "0");
+  const d = String(date.getDate()).padStart(2, "0");
+  return `${y}-${m}-${d}`;
+}
+
+export function exportFileName(kind: ExportKind, date: Date = new Date()): string {
+  return `inventory-${kind}-${isoDay(date)}.csv`;
+}
+
+export const TEMPLATE_FILE_NAME = "inventory-template.csv";
+
+/** The import template: the header and one example row. */
+export function templateCsv(): string {
+  return toCsv(CSV_COLUMNS, [
+    {
+      barcode: "012345678905",
+      product_name: "2024 Topps Series 1 Hobby Box",
+      vendor: "Topps",
+      release_year: "2024",
+      quantity_on_hand: "10",
+      is_active: "true",
+    },
+  ]);
+}
+
+/** Starts a download of `text` as a UTF-8 CSV file (with a BOM, so Excel reads accents right). */
+export function downloadCsv(fileName: string, text: string): void {
+  const blob = new Blob([`\uFEFF${text}`], { type: "text/csv;charset=utf-8" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName;
+  a.rel = "noopener";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

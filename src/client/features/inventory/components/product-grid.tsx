@@ -1,0 +1,90 @@
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { useLayoutEffect, useRef, useState } from "react";
+import type { Product } from "../../../../contract/products";
+import { ProductCard } from "../../products/components/product-card";
+
+/** Columns for a grid width: one card per ~300 px, 1 to 4 (responsive). */
+export function columnsFor(width: number): number {
+  if (width >= 1100) return 4;
+  if (width >= 820) return 3;
+  if (width >= 540) return 2;
+  return 1;
+}
+
+const ROW_ESTIMATE_PX = 236;
+const GAP_PX = 16;
+
+export interface ProductGridProps {
+  products: Product[];
+  canManageProducts: boolean;
+  onEdit: (product: Product) => void;
+  onToggleStatus: (product: Product) => void;
+  onHistory?: (product: Product) => void;
+  busyIds: ReadonlySet<number>;
+}
+
+/**
+ * Only the rows in view are in the DOM (window scrolling), so 20,000 products stay fast.
+ * Refetches keep the same rows and the window's scroll, so the position is kept.
+ */
+export function ProductGrid({ products, canManageProducts, onEdit, onToggleStatus, onHistory, busyIds }: ProductGridProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [columns, setColumns] = useState(1);
+  const [margin, setMargin] = useState(0);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      setColumns(columnsFor(el.clientWidth));
+      setMargin(el.getBoundingClientRect().top + window.scrollY);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const rowCount = Math.ceil(products.length / columns);
+  const virtualizer = useWindowVirtualizer({
+    count: rowCount,
+    estimateSize: () => ROW_ESTIMATE_PX + GAP_PX,
+    overscan: 3,
+    scrollMargin: margin,
+  });
+  const rows = virtualizer.getVirtualItems();
+
+  return (
+    <div ref={ref} data-testid="product-grid" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+      {rows.map((row) => {
+        const start = row.index * columns;
+        const items = products.slice(start, start + columns);
+        return (
+          <div
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            className="absolute left-0 top-0 grid w-full gap-4"
+            style={{
+              transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
+              gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+              paddingBottom: GAP_PX,
+            }}
+          >
+            {items.map((product) => (
+              <ProductCard
+                key={product.id}
+                product={product}
+                canManageProducts={canManageProducts}
+                onEdit={onEdit}
+                onToggleStatus={onToggleStatus}
+                onHistory={onHistory}
+                statusBusy={busyIds.has(product.id)}
+              />
+            ))}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

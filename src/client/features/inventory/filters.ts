@@ -1,0 +1,109 @@
+import type { Product } from "../../../contract/products";
+import { QUANTITY_BUCKETS } from "../../../contract/rules";
+
+export type QuantityRange = "all" | keyof typeof QUANTITY_BUCKETS;
+export type StatusFilter = "all" | "active" | "disabled";
+
+export interface InventoryFilters {
+  searchText: string;
+  /** Exact vendor, or "" for every vendor. */
+  vendor: string;
+  /** Exact release year as text, or "" for every year. */
+  releaseYear: string;
+  quantityRange: QuantityRange;
+  status: StatusFilter;
+  activeOnly: boolean;
+}
+
+export const DEFAULT_FILTERS: InventoryFilters = {
+  searchText: "",
+  vendor: "",
+  releaseYear: "",
+  quantityRange: "all",
+  status: "all",
+  activeOnly: true,
+};
+
+export const QUANTITY_RANGE_LABELS: Record<QuantityRange, string> = {
+  all: "All quantities",
+  out: "Out of stock (0)",
+  low: "Low stock (1-5)",
+  normal: "Normal (6-50)",
+  high: "High (over 50)",
+};
+
+export const STATUS_LABELS: Record<StatusFilter, string> = { all: "All", active: "Active", disabled: "Disabled" };
+
+/** Which bucket a stock level falls in (spec section 9). */
+export function quantityBucket(quantity: number): keyof typeof QUANTITY_BUCKETS {
+  if (quantity <= QUANTITY_BUCKETS.out.max) return "out";
+  if (quantity <= QUANTITY_BUCKETS.low.max) return "low";
+  if (quantity <= QUANTITY_BUCKETS.normal.max) return "normal";
+  return "high";
+}
+
+export function isActive(product: Pick<Product, "is_active">): boolean {
+  return product.is_active !== false;
+}
+
+/** Every filter differs from its default? false: the list is unfiltered. */
+export function hasActiveFilters(f: InventoryFilters): boolean {
+  return (
+    f.searchText.trim() !== "" ||
+    f.vendor !== "" ||
+    f.releaseYear !== "" ||
+    f.quantityRange !== DEFAULT_FILTERS.quantityRange ||
+    f.status !== DEFAULT_FILTERS.status ||
+    f.activeOnly !== DEFAULT_FILTERS.activeOnly
+  );
+}
+
+/** Number of filters set in the expandable panel (vendor, year, quantity, status). */
+export function panelFilterCount(f: InventoryFilters): number {
+  return [f.vendor !== "", f.releaseYear !== "", f.quantityRange !== "all", f.status !== "all"].filter(Boolean).length;
+}
+
+/** A product's lower-cased search text (name, vendor, barcode), computed once per product. */
+export function searchKey(p: Pick<Product, "product_name" | "vendor" | "barcode">): string {
+  return `${p.product_name}\u0000${p.vendor}\u0000${p.barcode}`.toLowerCase();
+}
+
+/** The predicate for a filter set; `keyOf` may serve cached search keys. */
+export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => string = searchKey): (p: Product) => boolean {
+  const terms = f.searchText.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const year = f.releaseYear === "" ? null : Number(f.releaseYear);
+  const bucket = f.quantityRange;
+  return (p) => {
+    const active = isActive(p);
+    if (f.activeOnly && !active) return false;
+    if (f.status === "active" && !active) return false;
+    if (f.status === "disabled" && active) return false;
+    if (f.vendor !== "" && p.vendor !== f.vendor) return false;
+    if (year !== null && p.release_year !== year) return false;
+    if (bucket !== "all" && quantityBucket(p.quantity_on_hand) !== bucket) return false;
+    if (terms.length > 0) {
+      const key = keyOf(p);
+      for (const t of terms) if (!key.includes(t)) return false;
+    }
+    return true;
+  };
+}
+
+export function filterProducts(products: readonly Product[], f: InventoryFilters, keyOf?: (p: Product) => string): Product[] {
+  if (!hasActiveFilters({ ...f, activeOnly: false }) && !f.activeOnly) return products.slice();
+  return products.filter(productMatcher(f, keyOf));
+}
+
+/** Vendors and release years present in the list, sorted, for the filter choices. */
+export function filterOptions(products: readonly Product[]): { vendors: string[]; years: number[] } {
+  const vendors = new Set<string>();
+  const years = new Set<number>();
+  for (const p of products) {
+    vendors.add(p.vendor);
+    if (p.release_year !== null) years.add(p.release_year);
+  }
+  return {
+    vendors: [...vendors].sort((a, b) => a.localeCompare(b)),
+    years: [...years].sort((a, b) => b - a),
+  };
+}

@@ -1,0 +1,31 @@
+import { useDeferredValue, useEffect, useMemo } from "react";
+import type { Product } from "../../../../contract/products";
+import { filterOptions, filterProducts, type InventoryFilters, searchKey } from "../filters";
+
+/** Search keys per product object; a refetch brings new objects, which get new keys once. */
+const keys = new WeakMap<Product, string>();
+function cachedKey(p: Product): string {
+  let k = keys.get(p);
+  if (k === undefined) {
+    k = searchKey(p);
+    keys.set(p, k);
+  }
+  return k;
+}
+
+/**
+ * Filtering that keeps typing instant: the filters are deferred (React renders the input first,
+ * the list after) and the result memoised. A performance mark is left after each filtered render.
+ */
+export function useFilteredProducts(products: Product[] | undefined, filters: InventoryFilters) {
+  const deferred = useDeferredValue(filters);
+  const all = products ?? [];
+  const filtered = useMemo(() => filterProducts(all, deferred, cachedKey), [all, deferred]);
+  const options = useMemo(() => filterOptions(all), [all]);
+
+  useEffect(() => {
+    performance.mark("inventory-filtered", { detail: { searchText: deferred.searchText, count: filtered.length } });
+  }, [filtered, deferred]);
+
+  return { filtered, options, stale: deferred !== filters };
+}

@@ -1,0 +1,75 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "../../../components/ui/button";
+import { Dialog } from "../../../components/ui/dialog";
+import { notify } from "../../notifications/notify";
+import { useCreateProduct } from "../api/create-product";
+import { ADD_FAILED, EMPTY_PRODUCT_FORM, type ProductFormOutput, type ProductFormValues, productFormSchema } from "../product-form";
+import { ProductFormFields } from "./product-form-fields";
+
+const schema = productFormSchema("add");
+
+export interface AddProductDialogProps {
+  onClose: () => void;
+  /** Barcode filled in (scan to add). */
+  initialBarcode?: string;
+}
+
+/** 'Add New Product': the contract's rules, integers, inputs disabled while saving. */
+export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogProps) {
+  const create = useCreateProduct();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const form = useForm<ProductFormValues, unknown, ProductFormOutput>({
+    resolver: zodResolver(schema),
+    defaultValues: { ...EMPTY_PRODUCT_FORM, barcode: initialBarcode ?? "" },
+    reValidateMode: "onSubmit",
+  });
+  const saving = create.isPending || form.formState.isSubmitting;
+
+  // Errors clear as soon as the user edits a field (spec section 5, forms in general).
+  const clearErrors = () => {
+    if (Object.keys(form.formState.errors).length > 0) form.clearErrors();
+    if (serverError) setServerError(null);
+  };
+
+  const onSubmit = form.handleSubmit(async (body) => {
+    setServerError(null);
+    try {
+      const product = await create.mutateAsync(body);
+      notify.success(`Added ${product.product_name}`);
+      onClose();
+    } catch (err) {
+      setServerError(err instanceof Error && err.message ? err.message : ADD_FAILED);
+    }
+  });
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open && !saving) onClose();
+      }}
+      title="Add New Product"
+      hideClose={saving}
+    >
+      <form id="add-product-form" onSubmit={onSubmit} onChange={clearErrors} noValidate className="flex flex-col gap-4">
+        <ProductFormFields
+          register={form.register}
+          errors={form.formState.errors}
+          disabled={saving}
+          formError={serverError}
+          idPrefix="add-product"
+        />
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Adding..." : "Add Product"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
