@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import type { Product } from "../../../contract/products";
+import {
+  DEFAULT_FILTERS,
+  filterOptions,
+  filterProducts,
+  hasActiveFilters,
+  type InventoryFilters,
+  panelFilterCount,
+  quantityBucket,
+} from "./filters";
+
+let nextId = 1;
+function product(fields: Partial<Product>): Product {
+  const id = nextId++;
+  return {
+    id,
+    barcode: `00000${id}`,
+    product_name: `Card ${id}`,
+    vendor: "Topps",
+    release_year: 2024,
+    quantity_on_hand: 10,
+    is_active: true,
+    version: 1,
+    created_at: "2026-01-01T00:00:00.000Z",
+    updated_at: "2026-01-01T00:00:00.000Z",
+    ...fields,
+  };
+}
+
+const f = (over: Partial<InventoryFilters>): InventoryFilters => ({ ...DEFAULT_FILTERS, ...over });
+const names = (list: Product[]) => list.map((p) => p.product_name).sort();
+
+const catalogue = [
+  product({ product_name: "Prizm Basketball Hobby", vendor: "Panini", barcode: "111222333", release_year: 2023, quantity_on_hand: 0 }),
+  product({ product_name: "Chrome Baseball Blaster", vendor: "Topps", barcode: "444555666", release_year: 2024, quantity_on_hand: 1 }),
+  product({ product_name: "Series 1 Jumbo", vendor: "Topps", barcode: "777888999", release_year: 2024, quantity_on_hand: 5 }),
+  product({ product_name: "Optic Football", vendor: "Panini", barcode: "ABC-123", release_year: null, quantity_on_hand: 6 }),
+  product({ product_name: "Update Series", vendor: "Topps", barcode: "UPD-2022", release_year: 2022, quantity_on_hand: 50 }),
+  product({ product_name: "Flagship Case", vendor: "Upper Deck", barcode: "UD-51", release_year: 2021, quantity_on_hand: 51 }),
+  product({
+    product_name: "Old Stock Disabled",
+    vendor: "Upper Deck",
+    barcode: "OLD-1",
+    release_year: 2021,
+    quantity_on_hand: 3,
+    is_active: false,
+  }),
+];
+
+describe("quantity buckets (spec section 9)", () => {
+  it("puts 0 in out of stock, 1-5 in low, 6-50 in normal, above 50 in high", () => {
+    expect(quantityBucket(0)).toBe("out");
+    expect(quantityBucket(1)).toBe("low");
+    expect(quantityBucket(5)).toBe("low");
+    expect(quantityBucket(6)).toBe("normal");
+    expect(quantityBucket(50)).toBe("normal");
+    expect(quantityBucket(51)).toBe("high");
+    expect(quantityBucket(1_000_000)).toBe("high");
+  });
+
+  it("filters by each bucket", () => {
+    const all = { activeOnly: false };
+    expect(names(filterProducts(catalogue, f({ ...all, quantityRange: "out" })))).toEqual(["Prizm Basketball Hobby"]);
+    expect(names(filterProducts(catalogue, f({ ...all, quantityRange: "low" })))).toEqual([
+      "Chrome Baseball Blaster",
+      "Old Stock Disabled",
+      "Series 1 Jumbo",
+    ]);
+    expect(names(filterProducts(catalogue, f({ ...all, quantityRange: "normal" })))).toEqual(["Optic Football", "Update Series"]);
+    expect(names(filterProducts(catalogue, f({ ...all, quantityRange: "high" })))).toEqual(["Flagship Case"]);
+  });
+});
+
+describe("filterProducts", () => {
+  it("shows active products only by default", () => {
+    expect(filterProducts(catalogue, DEFAULT_FILTERS)).toHaveLength(6);
+    expect(filterProducts(catalogue, f({ activeOnly: false }))).toHaveLength(7);
+  });
+
+  it("counts a missing is_active as active", () => {
+    const legacy = { ...product({ product_name: "Legacy" }), is_active: undefined } as unknown as Product;
+    expect(names(filterProducts([legacy], f({ status: "active" })))).toEqual(["Legacy"]);
+  });
+
+  it("searches name, vendor and barcode, case-insensitively, every word", () => {
+    expect(names(filterProducts(catalogue, f({ searchText: "prizm" })))).toEqual(["Prizm Basketball Hobby"]);
+    expect(names(filterProducts(catalogue, f({ searchText: "PANINI" })))).toEqual(["Optic Football", "Prizm Basketball Hobby"]);
+    expect(names(filterProducts(catalogue, f({ searchText: "555" })))).toEqual(["Chrome Baseball Blaster"]);
+    expect(names(filterProducts(catalogue, f({ searchText: "  topps   series " })))).toEqual(["Series 1 Jumbo", "Update Series"]);
+    expect(filterProducts(catalogue, f({ searchText: "no such thing" }))).toEqual([]);
+  });
+
+  it("filters by vendor and release year", () => {
+    expect(names(filterProducts(catalogue, f({ vendor: "Upper Deck" })))).toEqual(["Flagship Case"]);
+    expect(names(filterProducts(catalogue, f({ vendor: "Upper Deck", activeOnly: false })))).toEqual([
+      "Flagship Case",
+      "Old Stock Disabled",
+    ]);
+    expect(names(filterProducts(catalogue, f({ releaseYear: "2024" })))).toEqual(["Chrome Baseball Blaster", "Series 1 Jumbo"]);
+  });
+
+  it("filters by status", () => {
+    expect(names(filterProducts(catalogue, f({ status: "disabled", activeOnly: false })))).toEqual(["Old Stock Disabled"]);
+    expect(filterProducts(catalogue, f({ status: "active", activeOnly: false }))).toHaveLength(6);
+    expect(filterProducts(catalogue, f({ status: "all", activeOnly: false }))).toHaveLength(7);
+  });
+
+  it("combines every filter", () => {
+    expect(
+      names(
+        filterProducts(
+          catalogue,
+          f({ searchText: "series", vendor: "Topps", releaseYear: "2024", quantityRange: "low", status: "active" }),
+        ),
+      ),
+    ).toEqual(["Series 1 Jumbo"]);
+  });
+
+  it("keeps the list order and never returns the input array itself", () => {
+    const out = filterProducts(catalogue, f({ activeOnly: false }));
+    expect(out).toEqual(catalogue);
+    expect(out).not.toBe(catalogue);
+  });
+});
+
+describe("filter state", () => {
+  it("knows when filters differ from the defaults", () => {
+    expect(hasActiveFilters(DEFAULT_FILTERS)).toBe(false);
+    expect(hasActiveFilters(f({ searchText: "  " }))).toBe(false);
+    expect(hasActiveFilters(f({ searchText: "x" }))).toBe(true);
+    expect(hasActiveFilters(f({ activeOnly: false }))).toBe(true);
+    expect(hasActiveFilters(f({ vendor: "Topps" }))).toBe(true);
+    expect(hasActiveFilters(f({ releaseYear: "2024" }))).toBe(true);
+    expect(hasActiveFilters(f({ quantityRange: "high" }))).toBe(true);
+    expect(hasActiveFilters(f({ status: "disabled" }))).toBe(true);
+    expect(panelFilterCount(f({ vendor: "Topps", status: "active", searchText: "x" }))).toBe(2);
+  });
+
+  it("offers the vendors and years present", () => {
+    expect(filterOptions(catalogue)).toEqual({ vendors: ["Panini", "Topps", "Upper Deck"], years: [2024, 2023, 2022, 2021] });
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { MESSAGES } from "../../../contract/rules";
+import { EMPTY_PRODUCT_FORM, formValuesOf, productFormSchema, toInteger } from "./product-form";
+
+const add = productFormSchema("add");
+const edit = productFormSchema("edit");
+const valid = { ...EMPTY_PRODUCT_FORM, barcode: " 123456 ", product_name: "Box", vendor: "Topps" };
+
+function messages(result: ReturnType<typeof add.safeParse>): string[] {
+  return result.success ? [] : result.error.issues.map((i) => i.message);
+}
+
+describe("product form", () => {
+  it("requires barcode, product name and vendor with the spec's message", () => {
+    for (const blank of ["barcode", "product_name", "vendor"] as const) {
+      const r = add.safeParse({ ...valid, [blank]: "   " });
+      expect(messages(r)).toEqual([MESSAGES.productRequired]);
+    }
+  });
+
+  it("converts to integers; a blank year is null and a blank quantity 0", () => {
+    expect(add.parse({ ...valid, release_year: "2024", quantity_on_hand: "7.9" })).toEqual({
+      barcode: "123456",
+      product_name: "Box",
+      vendor: "Topps",
+      release_year: 2024,
+      quantity_on_hand: 7,
+    });
+    expect(add.parse({ ...valid, release_year: " ", quantity_on_hand: "" })).toMatchObject({ release_year: null, quantity_on_hand: 0 });
+  });
+
+  it("keeps the release year within 1900-2030 and the quantity at 0 or more", () => {
+    expect(messages(add.safeParse({ ...valid, release_year: "1899" }))).toEqual([MESSAGES.releaseYearRange]);
+    expect(messages(add.safeParse({ ...valid, release_year: "2031" }))).toEqual([MESSAGES.releaseYearRange]);
+    expect(add.safeParse({ ...valid, release_year: "1900" }).success).toBe(true);
+    expect(add.safeParse({ ...valid, release_year: "2030" }).success).toBe(true);
+    expect(messages(add.safeParse({ ...valid, quantity_on_hand: "-1" }))).toEqual([MESSAGES.quantityInvalid]);
+  });
+
+  it("in the edit dialog a non-numeric quantity becomes 0", () => {
+    expect(edit.parse({ ...valid, quantity_on_hand: "abc" }).quantity_on_hand).toBe(0);
+    expect(add.safeParse({ ...valid, quantity_on_hand: "abc" }).success).toBe(false);
+  });
+
+  it("round-trips a product through the form values", () => {
+    const values = formValuesOf({ barcode: "b12", product_name: "N", vendor: "V", release_year: null, quantity_on_hand: 4 });
+    expect(values).toEqual({ barcode: "b12", product_name: "N", vendor: "V", release_year: "", quantity_on_hand: "4" });
+    expect(toInteger("x", null, -1)).toBe(-1);
+  });
+});
