@@ -49,7 +49,13 @@ describe("createPressRepeater", () => {
   it("steps once on a short press", () => {
     const clock = fakeTimers();
     let steps = 0;
-    const r = createPressRepeater(() => ((steps += 1), true), { timers: clock.timers });
+    const r = createPressRepeater(
+      () => {
+        steps += 1;
+        return true;
+      },
+      { timers: clock.timers },
+    );
     r.press();
     clock.advance(200);
     r.release();
@@ -62,7 +68,13 @@ describe("createPressRepeater", () => {
     for (const held of [0, 100, 499, 500, 501, 649, 650, 800, 1000, 2345]) {
       const clock = fakeTimers();
       let steps = 0;
-      const r = createPressRepeater(() => ((steps += 1), true), { timers: clock.timers });
+      const r = createPressRepeater(
+        () => {
+          steps += 1;
+          return true;
+        },
+        { timers: clock.timers },
+      );
       r.press();
       clock.advance(held);
       r.release();
@@ -91,7 +103,13 @@ describe("createPressRepeater", () => {
   it("a new press restarts cleanly", () => {
     const clock = fakeTimers();
     let steps = 0;
-    const r = createPressRepeater(() => ((steps += 1), true), { timers: clock.timers });
+    const r = createPressRepeater(
+      () => {
+        steps += 1;
+        return true;
+      },
+      { timers: clock.timers },
+    );
     r.press();
     clock.advance(400);
     r.press();
