@@ -222,6 +222,11 @@ function AuditContent({ product }: { product?: AuditDialogProps["product"] }) {
 /** The audit trail of all products or one; shown only to users who can manage products. */
 export function AuditDialog({ onClose, product }: AuditDialogProps) {
   const { permissions } = useAuth();
+  return <AuditDialogView allowed={permissions.canManageProducts} onClose={onClose} product={product} />;
+}
+
+/** The dialog for a given permission: the trail, or 'Access Denied'. */
+export function AuditDialogView({ allowed, onClose, product }: AuditDialogProps & { allowed: boolean }) {
   return (
     <Dialog
       open
@@ -231,7 +236,7 @@ export function AuditDialog({ onClose, product }: AuditDialogProps) {
       title={product ? `Audit Trail: ${product.product_name}` : "Audit Trail"}
       size="lg"
     >
-      {permissions.canManageProducts ? (
+      {allowed ? (
         <AuditContent product={product} />
       ) : (
         <div className="flex flex-col items-center gap-2 p-6 text-center" role="alert">

@@ -1,0 +1,90 @@
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { Product } from "../src/contract/products";
+import { adminApi, createProduct, createUser, signIn, uniqueName } from "./support/api";
+
+let api: APIRequestContext;
+test.beforeAll(async () => {
+  api = await adminApi();
+});
+test.afterAll(async () => {
+  await api.dispose();
+});
+
+const card = (page: Page, p: Pick<Product, "barcode">) => page.locator(`[data-testid="product-card"][data-barcode="${p.barcode}"]`);
+
+test("the audit trail shows the changes just made, by tab, user and date", async ({ page }) => {
+  const user = await createUser(api, "manager");
+  const product = await createProduct(api, { product_name: uniqueName("Audited"), vendor: "Topps", quantity_on_hand: 4 });
+  await signIn(page, user);
+  const search = page.getByRole("searchbox", { name: "Search products" });
+  await search.fill(product.barcode);
+
+  // Changes made through the interface by this user: an edit, a quantity change, disable and enable.
+  await card(page, product).getByRole("button", { name: "Edit" }).click();
+  await page.getByLabel("Vendor *").fill("Topps Europe");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await expect(card(page, product)).toContainText("Topps Europe");
+  await card(page, product)
+    .getByRole("button", { name: /Increase quantity/ })
+    .click();
+  await expect(card(page, product).getByLabel("Quantity", { exact: true })).toHaveText("5");
+  await page.getByRole("checkbox", { name: "Active only" }).uncheck();
+  await card(page, product).getByRole("button", { name: "Disable" }).click();
+  await expect(card(page, product)).toContainText("Disabled");
+  await card(page, product).getByRole("button", { name: "Enable" }).click();
+  await expect(card(page, product)).not.toContainText("Disabled");
+
+  await page.getByRole("button", { name: "View Audit Trail" }).click();
+  const dialog = page.getByRole("dialog", { name: "Audit Trail" });
+  await expect(dialog.getByRole("tab", { name: "Product Changes" })).toHaveAttribute("aria-selected", "true");
+  await dialog.getByLabel("User").selectOption({ label: `${user.username} (Manager)` });
+  const changes = dialog.getByTestId("audit-change");
+  await expect(changes).toHaveCount(4); // ENABLE, DISABLE, QUANTITY_ADD, UPDATE (newest first)
+  await expect(changes.nth(0)).toContainText("ENABLE");
+  await expect(changes.nth(1)).toContainText("DISABLE");
+  await expect(changes.nth(1)).toContainText("Status: Active → Disabled");
+  await expect(changes.nth(3)).toContainText("UPDATE");
+  await expect(changes.nth(3)).toContainText("Vendor: Topps → Topps Europe");
+  await expect(changes.nth(3)).toContainText(user.username);
+
+  await dialog.getByRole("tab", { name: "Quantity Changes" }).click();
+  const quantity = dialog.getByTestId("audit-quantity");
+  await expect(quantity).toHaveCount(1);
+  await expect(quantity.first()).toContainText("+1");
+  await expect(quantity.first()).toContainText("Quantity: 4 → 5");
+  await expect(quantity.first()).toContainText("Manual adjustment");
+
+  // Date filter: today keeps them; the server gets `since`.
+  const since = page.waitForRequest((r) => r.url().includes("/api/audit/quantity?") && r.url().includes("since="));
+  await dialog.getByLabel("Date").selectOption("today");
+  await since;
+  await expect(quantity).toHaveCount(1);
+  await dialog.getByLabel("Date").selectOption("week");
+  await expect(quantity).toHaveCount(1);
+  await dialog.getByLabel("Date").selectOption("month");
+  await expect(quantity).toHaveCount(1);
+
+  // Another user's entries are not this user's.
+  await dialog.getByLabel("User").selectOption({ label: "e2e-admin (Super Administrator)" });
+  await expect(quantity.filter({ hasText: product.barcode })).toHaveCount(0);
+  await dialog.getByRole("tab", { name: "Product Changes" }).click();
+  await expect(changes.filter({ hasText: "CREATE" }).filter({ hasText: product.barcode })).toHaveCount(1);
+});
+
+test("one product's trail, and the empty lists", async ({ page }) => {
+  const user = await createUser(api, "inventory");
+  const product = await createProduct(api, { product_name: uniqueName("Single"), quantity_on_hand: 0 });
+  await signIn(page, user);
+  await page.getByRole("searchbox", { name: "Search products" }).fill(product.barcode);
+  await card(page, product)
+    .getByRole("button", { name: `Audit trail of ${product.product_name}` })
+    .click();
+  const dialog = page.getByRole("dialog", { name: `Audit Trail: ${product.product_name}` });
+  await expect(dialog.getByTestId("audit-change")).toHaveCount(1);
+  await expect(dialog.getByTestId("audit-change")).toContainText("CREATE");
+  await dialog.getByRole("tab", { name: "Quantity Changes" }).click();
+  await expect(dialog.getByText("No quantity changes found")).toBeVisible();
+  await dialog.getByLabel("User").selectOption({ label: `${user.username} (Inventory)` });
+  await dialog.getByRole("tab", { name: "Product Changes" }).click();
+  await expect(dialog.getByText("No product changes found")).toBeVisible();
+});
