@@ -257,7 +257,7 @@ export function CsvDialog({ onClose, products }: CsvDialogProps) {
                       {phase.kind === "checking" ? <Spinner label="Checking" /> : <Upload aria-hidden="true" className="h-4 w-4" />}
                       {phase.kind === "checking"
                         ? "Checking..."
-                        : `Import ${parsedView.checked.valid.length.toLocaleString("en-US")} Products`}
+                        : `Import ${parsedView.checked.valid.length.toLocaleString("en-US")} ${parsedView.checked.valid.length === 1 ? "Product" : "Products"}`}
                     </Button>
                     <Button variant="secondary" onClick={reset} disabled={phase.kind === "checking"}>
                       Clear

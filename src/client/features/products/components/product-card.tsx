@@ -71,7 +71,7 @@ export const ProductCard = memo(function ProductCard({
           active
             ? "border-gray-200 dark:border-gray-700"
             : "border-dashed border-gray-400 bg-gray-50 dark:border-gray-500 dark:bg-gray-800",
-          swipe.dragging ? "" : "transition-transform",
+          swipe.dragging ? "select-none" : "transition-transform",
           canManageProducts && active ? "touch-pan-y" : "",
         )}
       >
@@ -116,12 +116,12 @@ export const ProductCard = memo(function ProductCard({
                 <Button
                   variant="ghost"
                   size="sm"
-                  className="w-8 px-0"
+                  className="px-2"
                   aria-label={`Audit trail of ${product.product_name}`}
                   title="Audit trail"
                   onClick={() => onHistory(product)}
                 >
-                  <History aria-hidden="true" className="h-4 w-4" />
+                  <History aria-hidden="true" className="h-4 w-4 shrink-0" />
                 </Button>
               ) : null}
               <Button variant="secondary" size="sm" onClick={() => onEdit(product)}>

@@ -32,6 +32,8 @@ export function useSwipe(enabled: boolean, onAction: (action: SwipeAction) => vo
             if (!isHorizontalDrag(moveX, moveY)) return;
             horizontal.current = true;
             e.currentTarget.setPointerCapture?.(e.pointerId);
+            // A drag is not a text selection.
+            window.getSelection()?.removeAllRanges();
           }
           setDx(moveX);
         },
