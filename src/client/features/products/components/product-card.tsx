@@ -76,7 +76,7 @@ export const ProductCard = memo(function ProductCard({
         )}
       >
         <div className="flex items-start justify-between gap-2">
-          <h3 className="min-w-0 break-words text-base font-bold leading-tight">{product.product_name}</h3>
+          <h2 className="min-w-0 break-words text-base font-bold leading-tight">{product.product_name}</h2>
           <div className="flex shrink-0 flex-wrap justify-end gap-1">
             {active ? null : <Badge variant="neutral">Disabled</Badge>}
             {isLowStock(shown) ? (
