@@ -19,7 +19,7 @@ export function TopBar({ views, view, onViewChange }: TopBarProps) {
   return (
     <header className="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur dark:border-gray-800 dark:bg-gray-950/95">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-3 py-2 sm:px-4">
-        <div className="flex min-w-0 flex-1 items-center gap-2">
+        <div className="flex min-w-[12rem] flex-1 items-center gap-2">
           <Boxes aria-hidden="true" className="h-6 w-6 shrink-0 text-blue-700 dark:text-blue-400" />
           <div className="min-w-0">
             <p className="truncate text-base font-bold leading-tight">Blez Inventory</p>
@@ -31,7 +31,7 @@ export function TopBar({ views, view, onViewChange }: TopBarProps) {
             </p>
           </div>
         </div>
-        <div className="flex items-center gap-1.5">
+        <div className="ml-auto flex items-center gap-1.5">
           <LiveStatus showUsers={!isStreamer} />
           <ThemeToggle />
           <Button variant="outline" size="sm" onClick={() => void logout()}>

@@ -2,7 +2,7 @@ import type { ButtonHTMLAttributes, Ref } from "react";
 import { cn } from "../../lib/cn";
 
 export type ButtonVariant = "primary" | "secondary" | "success" | "danger" | "warning" | "ghost" | "outline";
-export type ButtonSize = "sm" | "md" | "lg" | "xl" | "icon";
+export type ButtonSize = "sm" | "md" | "lg" | "xl" | "tap" | "icon";
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: "bg-blue-700 text-white hover:bg-blue-800 dark:bg-blue-600 dark:hover:bg-blue-500",
@@ -20,6 +20,8 @@ const SIZES: Record<ButtonSize, string> = {
   md: "h-10 px-4 text-sm gap-2",
   lg: "h-12 px-5 text-base gap-2",
   xl: "h-16 px-6 text-xl gap-3",
+  /** Big thumb targets for phones (SOLD/ADD). */
+  tap: "h-16 px-3 text-lg sm:text-xl gap-2 whitespace-nowrap",
   icon: "h-10 w-10 p-0",
 };
 

@@ -55,12 +55,12 @@ export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd }:
         </p>
       )}
       <div className="mt-4 grid grid-cols-2 gap-3">
-        <Button variant="danger" size="xl" onClick={onSold} disabled={!canUpdate || !active || stock <= 0}>
-          <Minus aria-hidden="true" className="h-6 w-6" />
+        <Button variant="danger" size="tap" onClick={onSold} disabled={!canUpdate || !active || stock <= 0}>
+          <Minus aria-hidden="true" className="h-5 w-5 shrink-0" />
           SOLD (-1)
         </Button>
-        <Button variant="success" size="xl" onClick={onAdd} disabled={!canUpdate || !active}>
-          <Plus aria-hidden="true" className="h-6 w-6" />
+        <Button variant="success" size="tap" onClick={onAdd} disabled={!canUpdate || !active}>
+          <Plus aria-hidden="true" className="h-5 w-5 shrink-0" />
           ADD (+1)
         </Button>
       </div>
