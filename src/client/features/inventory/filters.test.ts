@@ -6,6 +6,7 @@ import {
   filterProducts,
   hasActiveFilters,
   type InventoryFilters,
+  narrows,
   panelFilterCount,
   quantityBucket,
 } from "./filters";
@@ -139,5 +140,20 @@ describe("filter state", () => {
 
   it("offers the vendors and years present", () => {
     expect(filterOptions(catalogue)).toEqual({ vendors: ["Panini", "Topps", "Upper Deck"], years: [2024, 2023, 2022, 2021] });
+  });
+});
+
+describe("narrowing search (typing more searches the previous result)", () => {
+  it("gives the same result as filtering everything, for any extension of the text", () => {
+    const texts = ["t", "to", "top", "topp", "topps ", "topps s", "topps se", "topps series"];
+    for (let i = 1; i < texts.length; i++) {
+      const prev = f({ searchText: texts[i - 1] ?? "" });
+      const next = f({ searchText: texts[i] ?? "" });
+      expect(narrows(prev, next)).toBe(true);
+      expect(filterProducts(filterProducts(catalogue, prev), next)).toEqual(filterProducts(catalogue, next));
+    }
+    expect(narrows(f({ searchText: "topps" }), f({ searchText: "top" }))).toBe(false);
+    expect(narrows(f({ searchText: "" }), f({ searchText: "a" }))).toBe(false);
+    expect(narrows(f({ searchText: "a" }), f({ searchText: "ab", vendor: "Topps" }))).toBe(false);
   });
 });

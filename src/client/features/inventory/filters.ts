@@ -107,3 +107,18 @@ export function filterOptions(products: readonly Product[]): { vendors: string[]
     years: [...years].sort((a, b) => b - a),
   };
 }
+
+/** `next` can only match a subset of what `prev` matched: same filters, search text extended. */
+export function narrows(prev: InventoryFilters, next: InventoryFilters): boolean {
+  const a = prev.searchText.trim().toLowerCase();
+  const b = next.searchText.trim().toLowerCase();
+  return (
+    a !== "" &&
+    b.startsWith(a) &&
+    prev.vendor === next.vendor &&
+    prev.releaseYear === next.releaseYear &&
+    prev.quantityRange === next.quantityRange &&
+    prev.status === next.status &&
+    prev.activeOnly === next.activeOnly
+  );
+}

@@ -1,6 +1,6 @@
-import { useDeferredValue, useEffect, useMemo } from "react";
+import { useDeferredValue, useEffect, useMemo, useRef } from "react";
 import type { Product } from "../../../../contract/products";
-import { filterOptions, filterProducts, type InventoryFilters, searchKey } from "../filters";
+import { filterOptions, filterProducts, type InventoryFilters, narrows, searchKey } from "../filters";
 
 /** Search keys per product object; a refetch brings new objects, which get new keys once. */
 const keys = new WeakMap<Product, string>();
@@ -20,7 +20,15 @@ function cachedKey(p: Product): string {
 export function useFilteredProducts(products: Product[] | undefined, filters: InventoryFilters) {
   const deferred = useDeferredValue(filters);
   const all = products ?? [];
-  const filtered = useMemo(() => filterProducts(all, deferred, cachedKey), [all, deferred]);
+  const last = useRef<{ all: Product[]; filters: InventoryFilters; result: Product[] } | null>(null);
+  const filtered = useMemo(() => {
+    const prev = last.current;
+    // Typing more narrows the previous result: search only that (same list, other filters equal).
+    const source = prev && prev.all === all && narrows(prev.filters, deferred) ? prev.result : all;
+    const result = filterProducts(source, deferred, cachedKey);
+    last.current = { all, filters: deferred, result };
+    return result;
+  }, [all, deferred]);
   const options = useMemo(() => filterOptions(all), [all]);
 
   useEffect(() => {
