@@ -1,6 +1,7 @@
-import type { ProductAuditAction, TransactionType } from "../../../contract/audit.js";
+import { and, asc, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import type { AuditUser, ProductAuditAction, ProductAuditEntry, QuantityAuditEntry, TransactionType } from "../../../contract/audit.js";
 import type { Db } from "../../db/client.js";
-import { productAudit, quantityAudit } from "../../db/schema.js";
+import { productAudit, quantityAudit, users } from "../../db/schema.js";
 
 export interface ProductAuditInsert {
   productId: number;
@@ -38,4 +39,78 @@ export async function insertProductAudit(tx: Db, rows: ProductAuditInsert[]): Pr
 export async function insertQuantityAudit(tx: Db, rows: QuantityAuditInsert[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.insert(quantityAudit).values(rows);
+}
+
+/** Filters of the audit lists; `productId` narrows to one product. */
+export interface AuditFilter {
+  productId?: number;
+  userId?: number;
+  since?: Date;
+  until?: Date;
+  limit: number;
+  offset: number;
+}
+
+function conditions(table: typeof productAudit | typeof quantityAudit, f: AuditFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.productId !== undefined) parts.push(eq(table.productId, f.productId));
+  if (f.userId !== undefined) parts.push(eq(table.userId, f.userId));
+  if (f.since) parts.push(gte(table.timestamp, f.since));
+  if (f.until) parts.push(lte(table.timestamp, f.until));
+  return parts.length > 0 ? and(...parts) : undefined;
+}
+
+/** Product audit entries, newest first (timestamp, then id, descending). */
+export async function listProductAudit(db: Db, f: AuditFilter): Promise<ProductAuditEntry[]> {
+  const rows = await db
+    .select()
+    .from(productAudit)
+    .where(conditions(productAudit, f))
+    .orderBy(desc(productAudit.timestamp), desc(productAudit.id))
+    .limit(f.limit)
+    .offset(f.offset);
+  return rows.map((r) => ({
+    id: r.id,
+    product_id: r.productId,
+    product_name: r.productName,
+    barcode: r.barcode,
+    action: r.action,
+    timestamp: r.timestamp.toISOString(),
+    user_id: r.userId,
+    user_name: r.userName,
+    changed_fields: r.changedFields,
+    old_values: r.oldValues ?? null,
+    new_values: r.newValues ?? null,
+    ip_address: r.ipAddress,
+  }));
+}
+
+/** Quantity audit entries, newest first (timestamp, then id, descending). */
+export async function listQuantityAudit(db: Db, f: AuditFilter): Promise<QuantityAuditEntry[]> {
+  const rows = await db
+    .select()
+    .from(quantityAudit)
+    .where(conditions(quantityAudit, f))
+    .orderBy(desc(quantityAudit.timestamp), desc(quantityAudit.id))
+    .limit(f.limit)
+    .offset(f.offset);
+  return rows.map((r) => ({
+    id: r.id,
+    product_id: r.productId,
+    product_name: r.productName,
+    barcode: r.barcode,
+    quantity_change: r.quantityChange,
+    quantity_before: r.quantityBefore,
+    quantity_after: r.quantityAfter,
+    transaction_type: r.transactionType,
+    notes: r.notes,
+    user_name: r.userName,
+    user_id: r.userId,
+    timestamp: r.timestamp.toISOString(),
+  }));
+}
+
+/** Every account (active or not) for the audit view's user filter, by username. */
+export async function listAuditUsers(db: Db): Promise<AuditUser[]> {
+  return db.select({ id: users.id, username: users.username, role: users.role }).from(users).orderBy(asc(users.username), asc(users.id));
 }

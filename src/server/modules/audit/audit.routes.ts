@@ -1,4 +1,88 @@
+import type { FastifyRequest } from "fastify";
+import { z } from "zod";
+import { auditQuerySchema, auditUserSchema, productAuditEntrySchema, quantityAuditEntrySchema } from "../../../contract/audit.js";
+import { idParamsSchema } from "../../../contract/users.js";
 import type { ZodApp } from "../../app.js";
+import { requireActor, serviceContext } from "../../plugins/auth.js";
+import { assertCanViewAudit, getAuditUsers, getProductAudit, getQuantityAudit } from "./audit.service.js";
 
-/** Routes of the audit module (to be built). */
-export async function auditRoutes(_app: ZodApp): Promise<void> {}
+const tags = ["audit"];
+const security = [{ session: [] }];
+/** 401 and 403 before input validation: a caller without access learns nothing about the filters. */
+const auditReaders = async (request: FastifyRequest) => {
+  assertCanViewAudit(requireActor(request));
+};
+
+/** Audit trails: product and quantity entries with filters, and the user list for the filter (API contract, Audit). */
+export async function auditRoutes(app: ZodApp): Promise<void> {
+  app.get(
+    "/audit/products",
+    {
+      onRequest: auditReaders,
+      schema: {
+        tags,
+        security,
+        summary: "Product audit entries, newest first",
+        querystring: auditQuerySchema,
+        response: { 200: z.array(productAuditEntrySchema) },
+      },
+    },
+    async (request) => getProductAudit(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/audit/product/:id",
+    {
+      onRequest: auditReaders,
+      schema: {
+        tags,
+        security,
+        summary: "Product audit entries of one product, newest first",
+        params: idParamsSchema,
+        querystring: auditQuerySchema,
+        response: { 200: z.array(productAuditEntrySchema) },
+      },
+    },
+    async (request) => getProductAudit(serviceContext(app, request), request.query, request.params.id),
+  );
+
+  app.get(
+    "/audit/quantity",
+    {
+      onRequest: auditReaders,
+      schema: {
+        tags,
+        security,
+        summary: "Quantity audit entries, newest first",
+        querystring: auditQuerySchema,
+        response: { 200: z.array(quantityAuditEntrySchema) },
+      },
+    },
+    async (request) => getQuantityAudit(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/audit/quantity/:id",
+    {
+      onRequest: auditReaders,
+      schema: {
+        tags,
+        security,
+        summary: "Quantity audit entries of one product, newest first",
+        params: idParamsSchema,
+        querystring: auditQuerySchema,
+        response: { 200: z.array(quantityAuditEntrySchema) },
+      },
+    },
+    async (request) => getQuantityAudit(serviceContext(app, request), request.query, request.params.id),
+  );
+
+  app.get(
+    "/audit/users",
+    {
+      onRequest: auditReaders,
+      schema: { tags, security, summary: "Accounts for the audit user filter", response: { 200: z.array(auditUserSchema) } },
+    },
+    async (request) => getAuditUsers(serviceContext(app, request)),
+  );
+}
