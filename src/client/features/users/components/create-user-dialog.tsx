@@ -83,6 +83,7 @@ export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) 
         <Field label="Username" id={`${id}-username`}>
           <Input
             {...form.register("username")}
+            autoFocus
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}

@@ -80,6 +80,7 @@ export function ResetPasswordDialog({ user, onClose }: ResetPasswordDialogProps)
           <Field label="New Password" id={`${id}-new`}>
             <Input
               {...form.register("newPassword")}
+              autoFocus
               type="password"
               autoComplete="new-password"
               disabled={saving}
