@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { SOCKET_AUTH_TIMEOUT_MS } from "../contract/events.js";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
@@ -29,6 +30,8 @@ export const configSchema = z.object({
   /** Failed logins allowed per client address and username within LOGIN_WINDOW_MINUTES before 429. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  /** A socket that has not authenticated within this time is dropped (10 s; tests shorten it). */
+  SOCKET_AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(SOCKET_AUTH_TIMEOUT_MS),
 });
 
 export type Config = z.infer<typeof configSchema>;
