@@ -6,7 +6,7 @@ import type { Actor, ServiceContext } from "../context.js";
 import { findSessionUser, touchSession } from "../modules/auth/sessions.repo.js";
 
 export const SESSION_COOKIE = "blez_session";
-/** Write the sliding expiry at most this often per session, not on every request. */
+/** Write the sliding expiry at most this often per session, not on every request (sooner for tiny TTLs). */
 const TOUCH_EVERY_MS = 60_000;
 
 declare module "fastify" {
@@ -51,15 +51,18 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   await app.register(fastifyCookie);
   app.decorateRequest("actor", null);
   app.decorateRequest("sessionToken", null);
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 200) return;
     const found = await findSessionUser(app.db, token);
     if (!found) return;
     request.actor = { id: found.id, username: found.username, role: found.role };
     request.sessionToken = token;
-    if (Date.now() - found.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-      await touchSession(app.db, found.tokenHash, sessionTtlMs(app));
+    const ttl = sessionTtlMs(app);
+    if (Date.now() - found.lastSeenAt.getTime() > Math.min(TOUCH_EVERY_MS, ttl / 4)) {
+      await touchSession(app.db, found.tokenHash, ttl);
+      // The cookie's own lifetime slides with the session.
+      setSessionCookie(app, reply, token);
     }
   });
 });

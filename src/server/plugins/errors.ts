@@ -1,10 +1,48 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { MESSAGES } from "../../contract/rules.js";
 import { AppError } from "../app-error.js";
 
 const PG_UNIQUE_VIOLATION = "23505";
 /** Connection-level failures: the database is down or restarting. */
-const DB_DOWN_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
+const DB_DOWN_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+/** Driver errors without a code that mean the same: the pool or the embedded database is gone. */
+const DB_DOWN_MESSAGES = [
+  /PGlite is closed/i,
+  /Cannot use a pool after calling end on the pool/i,
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Client was closed and is not queryable/i,
+];
+/** SQLSTATE class 22 (data exception: out of range, invalid text representation, ...) is bad input. */
+const PG_DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
+
+export const DB_UNAVAILABLE = "Database unavailable. Please try again shortly.";
+
+/** True when the error (or one of its causes) says the database cannot be reached. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  return causeChain(err).some(
+    (e) =>
+      (typeof e.code === "string" && DB_DOWN_CODES.has(e.code)) ||
+      (typeof e.message === "string" && DB_DOWN_MESSAGES.some((re) => re.test(e.message as string))),
+  );
+}
 
 function causeChain(err: unknown): Array<{ code?: unknown; message?: unknown; constraint?: unknown }> {
   const chain = [];
@@ -33,16 +71,18 @@ export function registerErrorHandler(app: FastifyInstance) {
       request.log.error({ err }, "response did not match its schema");
       return reply.code(500).send({ error: "Internal server error" });
     }
+    if (isDatabaseUnavailable(err)) {
+      request.log.error({ err }, "database unavailable");
+      return reply.code(503).send({ error: DB_UNAVAILABLE });
+    }
     for (const e of causeChain(err)) {
       if (e.code === PG_UNIQUE_VIOLATION) {
-        const what = String(e.constraint ?? "").includes("username")
-          ? "Username already exists"
-          : "A product with this barcode already exists";
+        const what = String(e.constraint ?? "").includes("username") ? MESSAGES.usernameTaken : MESSAGES.barcodeExists;
         return reply.code(409).send({ error: what });
       }
-      if (typeof e.code === "string" && DB_DOWN_CODES.has(e.code)) {
-        request.log.error({ err }, "database unavailable");
-        return reply.code(503).send({ error: "Database unavailable. Please try again shortly." });
+      if (typeof e.code === "string" && PG_DATA_EXCEPTION.test(e.code)) {
+        request.log.warn({ err }, "input the database refused");
+        return reply.code(400).send({ error: "Invalid input" });
       }
     }
     const status = err.statusCode ?? 500;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { sessions, users } from "../../db/schema.js";
+import { sessions, socketTokens, users } from "../../db/schema.js";
 
 /** A new opaque token; only its hash is ever stored. */
 export function newToken(): { token: string; hash: string } {
@@ -49,8 +49,10 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
 }
 
+/** Ends every session of the user, and any socket token they have not traded in yet. */
 export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
+  await db.delete(socketTokens).where(eq(socketTokens.userId, userId));
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<void> {

@@ -1,4 +1,85 @@
+import type { FastifyRequest } from "fastify";
+import { z } from "zod";
+import { successSchema } from "../../../contract/errors.js";
+import {
+  createUserBodySchema,
+  idParamsSchema,
+  resetPasswordBodySchema,
+  userSchema,
+  userStatusBodySchema,
+} from "../../../contract/users.js";
 import type { ZodApp } from "../../app.js";
+import { requireActor, serviceContext } from "../../plugins/auth.js";
+import { createUser, listUsers, resetPassword, setUserStatus } from "./users.service.js";
 
-/** Routes of the users module (to be built). */
-export async function usersRoutes(_app: ZodApp): Promise<void> {}
+const tags = ["users"];
+const security = [{ session: [] }];
+/** 401 before any input validation. */
+const signedInOnly = async (request: FastifyRequest) => {
+  requireActor(request);
+};
+
+/** User accounts (API contract, Auth and users): list, create, enable/disable, reset password. */
+export async function usersRoutes(app: ZodApp): Promise<void> {
+  app.get(
+    "/auth/users",
+    {
+      onRequest: signedInOnly,
+      schema: { tags, security, summary: "All users (canManageUsers)", response: { 200: z.array(userSchema) } },
+    },
+    async (request) => listUsers(serviceContext(app, request)),
+  );
+
+  app.post(
+    "/auth/users",
+    {
+      onRequest: signedInOnly,
+      schema: {
+        tags,
+        security,
+        summary: "Create a user (only a super_admin creates a super_admin)",
+        body: createUserBodySchema,
+        response: { 201: userSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await createUser(serviceContext(app, request), request.body);
+      return reply.code(201).send(user);
+    },
+  );
+
+  app.put(
+    "/auth/users/:id/status",
+    {
+      onRequest: signedInOnly,
+      schema: {
+        tags,
+        security,
+        summary: "Enable or disable a user (disabling ends their sessions)",
+        params: idParamsSchema,
+        body: userStatusBodySchema,
+        response: { 200: userSchema },
+      },
+    },
+    async (request) => setUserStatus(serviceContext(app, request), request.params.id, request.body.is_active),
+  );
+
+  app.put(
+    "/auth/users/:id/password",
+    {
+      onRequest: signedInOnly,
+      schema: {
+        tags,
+        security,
+        summary: "Set a user's password (ends their sessions)",
+        params: idParamsSchema,
+        body: resetPasswordBodySchema,
+        response: { 200: successSchema },
+      },
+    },
+    async (request) => {
+      await resetPassword(serviceContext(app, request), request.params.id, request.body.newPassword);
+      return { success: true as const };
+    },
+  );
+}
