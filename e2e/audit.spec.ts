@@ -20,18 +20,18 @@ test("the audit trail shows the changes just made, by tab, user and date", async
   await search.fill(product.barcode);
 
   // Changes made through the interface by this user: an edit, a quantity change, disable and enable.
-  await card(page, product).getByRole("button", { name: "Edit" }).click();
+  await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
   await page.getByLabel("Vendor *").fill("Topps Europe");
   await page.getByRole("button", { name: "Save Changes" }).click();
   await expect(card(page, product)).toContainText("Topps Europe");
   await card(page, product)
     .getByRole("button", { name: /Increase quantity/ })
     .click();
-  await expect(card(page, product).getByLabel("Quantity", { exact: true })).toHaveText("5");
+  await expect(card(page, product).getByLabel("Quantity on hand")).toHaveText("5");
   await page.getByRole("checkbox", { name: "Active only" }).uncheck();
-  await card(page, product).getByRole("button", { name: "Disable" }).click();
+  await card(page, product).getByRole("button", { name: "Disable", exact: true }).click();
   await expect(card(page, product)).toContainText("Disabled");
-  await card(page, product).getByRole("button", { name: "Enable" }).click();
+  await card(page, product).getByRole("button", { name: "Enable", exact: true }).click();
   await expect(card(page, product)).not.toContainText("Disabled");
 
   await page.getByRole("button", { name: "View Audit Trail" }).click();

@@ -24,7 +24,7 @@ async function openInventory(page: Page, role: "manager" | "inventory" = "manage
 const search = (page: Page) => page.getByRole("searchbox", { name: "Search products" });
 const cards = (page: Page) => page.getByTestId("product-card");
 const card = (page: Page, p: Pick<Product, "barcode">) => page.locator(`[data-testid="product-card"][data-barcode="${p.barcode}"]`);
-const quantityOf = (c: Locator) => c.getByLabel("Quantity", { exact: true });
+const quantityOf = (c: Locator) => c.getByLabel("Quantity on hand");
 
 async function serverProduct(id: number): Promise<Product> {
   const all = (await (await api.get("/api/products")).json()) as Product[];
@@ -82,18 +82,18 @@ test("management buttons, search, filters and clearing them", async ({ page }) =
   // The expandable panel: vendor, release year, quantity range, status.
   await search(page).fill(tag);
   await page.getByRole("button", { name: /^Filters/ }).click();
-  await page.getByLabel("Quantity").selectOption("out");
+  await page.getByLabel("Quantity", { exact: true }).selectOption("out");
   await expect(cards(page)).toHaveCount(1);
   await expect(card(page, out)).toContainText("Out of stock");
-  await page.getByLabel("Quantity").selectOption("low");
+  await page.getByLabel("Quantity", { exact: true }).selectOption("low");
   await expect(cards(page)).toHaveCount(1);
   await expect(card(page, low)).toContainText("Low stock");
-  await page.getByLabel("Quantity").selectOption("normal");
+  await page.getByLabel("Quantity", { exact: true }).selectOption("normal");
   await expect(cards(page)).toHaveCount(2); // 50 and the disabled 7
-  await page.getByLabel("Quantity").selectOption("high");
+  await page.getByLabel("Quantity", { exact: true }).selectOption("high");
   await expect(cards(page)).toHaveCount(1);
   await expect(card(page, high)).toBeVisible();
-  await page.getByLabel("Quantity").selectOption("all");
+  await page.getByLabel("Quantity", { exact: true }).selectOption("all");
   await page.getByLabel("Status").selectOption("disabled");
   await expect(cards(page)).toHaveCount(1);
   await expect(card(page, off)).toBeVisible();
@@ -115,11 +115,11 @@ test("management buttons, search, filters and clearing them", async ({ page }) =
 
   // 'Clear All' in the bar does the same.
   await search(page).fill(tag);
-  await page.getByLabel("Quantity").selectOption("high");
+  await page.getByLabel("Quantity", { exact: true }).selectOption("high");
   await expect(cards(page)).toHaveCount(1);
   await page.getByRole("button", { name: "Clear All" }).click();
   await expect(search(page)).toHaveValue("");
-  await expect(page.getByLabel("Quantity")).toHaveValue("all");
+  await expect(page.getByLabel("Quantity", { exact: true })).toHaveValue("all");
   await expect(page.getByRole("button", { name: "Clear filters" })).toHaveCount(0);
 });
 
@@ -174,7 +174,7 @@ test("edit product, and a conflict with a change made in another session", async
   const product = await createProduct(api, { product_name: uniqueName("Edit"), vendor: "Panini", release_year: 2020, quantity_on_hand: 4 });
   await openInventory(page);
   await search(page).fill(product.barcode);
-  await card(page, product).getByRole("button", { name: "Edit" }).click();
+  await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Edit Product" });
   await expect(dialog.getByLabel("Product Name *")).toHaveValue(product.product_name);
 
@@ -191,7 +191,7 @@ test("edit product, and a conflict with a change made in another session", async
   await expect(card(page, product)).toContainText("Panini America");
 
   // Open the dialog, then someone else changes the product in their own session.
-  await card(page, product).getByRole("button", { name: "Edit" }).click();
+  await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
   await dialog.getByLabel("Product Name *").fill(`${product.product_name} (mine)`);
   const other = await browser.newContext({ baseURL: E2E_BASE_URL });
   const otherUser = await createUser(api, "inventory");
@@ -216,7 +216,7 @@ test("edit product, and a conflict with a change made in another session", async
 
   // Discarding leaves the other change in place.
   const before = await serverProduct(product.id);
-  await card(page, product).getByRole("button", { name: "Edit" }).click();
+  await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
   await dialog.getByLabel("Vendor *").fill("Discarded Vendor");
   await api.put(`/api/products/${product.id}`, { data: { ...before, vendor: "Admin Vendor", version: before.version } });
   await dialog.getByRole("button", { name: "Save Changes" }).click();
@@ -236,13 +236,13 @@ test("disable and enable by button and by swipe; swipe right edits", async ({ pa
   await page.getByRole("checkbox", { name: "Active only" }).uncheck();
   await expect(cards(page)).toHaveCount(2);
 
-  await card(page, a).getByRole("button", { name: "Disable" }).click();
+  await card(page, a).getByRole("button", { name: "Disable", exact: true }).click();
   await expect(card(page, a)).toContainText("Disabled");
   await expect.poll(async () => (await serverProduct(a.id)).is_active).toBe(false);
   // A disabled product's quantity cannot change.
   await expect(card(page, a).getByRole("button", { name: /Increase quantity/ })).toBeDisabled();
   await expect(card(page, a).getByRole("button", { name: /Decrease quantity/ })).toBeDisabled();
-  await card(page, a).getByRole("button", { name: "Enable" }).click();
+  await card(page, a).getByRole("button", { name: "Enable", exact: true }).click();
   await expect(card(page, a)).not.toContainText("Disabled");
   await expect.poll(async () => (await serverProduct(a.id)).is_active).toBe(true);
 
@@ -256,7 +256,7 @@ test("disable and enable by button and by swipe; swipe right edits", async ({ pa
   // Swiping is off for disabled products.
   await swipe(page, card(page, b), 90);
   await expect(page.getByRole("dialog")).toHaveCount(0);
-  await card(page, b).getByRole("button", { name: "Enable" }).click();
+  await card(page, b).getByRole("button", { name: "Enable", exact: true }).click();
   await expect(card(page, b)).not.toContainText("Disabled");
 
   await swipe(page, card(page, b), 90);
@@ -280,15 +280,18 @@ test("quantity: a click changes by 1, holding repeats, each change recorded with
   await page.mouse.down();
   await page.waitForTimeout(1200);
   await page.mouse.up();
-  await expect.poll(async () => (await serverProduct(product.id)).quantity_on_hand).toBeGreaterThan(11);
+  // Let the requests in flight land, then the server and the card agree and nothing more changes.
+  await page.waitForTimeout(1500);
   const after = (await serverProduct(product.id)).quantity_on_hand;
+  expect(after).toBeGreaterThan(12);
   await expect(quantityOf(c)).toHaveText(String(after));
   await page.waitForTimeout(500);
-  expect((await serverProduct(product.id)).quantity_on_hand).toBe(after); // stopped on release
+  expect((await serverProduct(product.id)).quantity_on_hand).toBe(after);
 
   const audit = await api.get(`/api/audit/quantity/${product.id}`);
   if (audit.status() === 200) {
-    const notes = ((await audit.json()) as Array<{ notes: string }>).map((e) => e.notes);
+    const entries = (await audit.json()) as Array<{ notes: string; transaction_type: string }>;
+    const notes = entries.filter((e) => e.transaction_type === "adjustment").map((e) => e.notes);
     expect(notes.length).toBe(after - 10 + 2);
     expect(new Set(notes)).toEqual(new Set(["Manual adjustment"]));
   }
@@ -391,7 +394,7 @@ for (const theme of ["light", "dark"] as const) {
     await scan();
     await page.keyboard.press("Escape");
     await search(page).fill(product.barcode);
-    await card(page, product).getByRole("button", { name: "Edit" }).click();
+    await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
     await scan();
   });
 }

@@ -103,7 +103,7 @@ export const ProductCard = memo(function ProductCard({
             >
               <Minus aria-hidden="true" className="h-4 w-4" />
             </Button>
-            <output className="min-w-12 text-center text-xl font-bold tabular-nums" aria-label="Quantity" aria-live="polite">
+            <output className="min-w-12 text-center text-xl font-bold tabular-nums" aria-label="Quantity on hand" aria-live="polite">
               {shown}
             </output>
             <Button variant="outline" size="icon" aria-label={`Increase quantity of ${product.product_name}`} disabled={!active} {...plus}>
