@@ -105,7 +105,15 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         void authenticate();
       }
     });
-    socket.on("disconnect", () => setState((s) => ({ ...s, connected: false })));
+    socket.on("disconnect", (reason) => {
+      setState((s) => ({ ...s, connected: false }));
+      // The server ended the connection (e.g. this user's password was reset): check the
+      // session (signs out when it ended) and reconnect, which socket.io will not do by itself.
+      if (reason === "io server disconnect" && !disposed) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+        socket.connect();
+      }
+    });
     socket.on("connect_error", () => setState((s) => ({ ...s, connected: false })));
     socket.on("user_count", ({ count, users }) => setState((s) => ({ ...s, userCount: count, onlineUsers: users })));
     socket.on("inventory_update", (update) => {

@@ -1,5 +1,5 @@
 import { RefreshCw, UserPlus, Users } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Role } from "../../../../contract/permissions";
 import type { User } from "../../../../contract/users";
 import { Button } from "../../../components/ui/button";
@@ -39,6 +39,19 @@ function UserManagementContent({ viewer }: { viewer: UserManagementProps["viewer
   const setStatus = useSetUserStatus();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const pendingId = setStatus.isPending ? setStatus.variables?.id : undefined;
+  // Keyboard users land back on the button that opened a dialog once it closes.
+  const opener = useRef<HTMLElement | null>(null);
+  const openDialog = (next: Exclude<OpenDialog, null>) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setDialog(next);
+  };
+  const closeDialog = () => setDialog(null);
+  useEffect(() => {
+    if (dialog !== null || !opener.current) return;
+    const target = opener.current;
+    opener.current = null;
+    if (target.isConnected) target.focus();
+  }, [dialog]);
 
   const toggleStatus = (target: User) => {
     if (target.id === viewer.id) {
@@ -67,7 +80,7 @@ function UserManagementContent({ viewer }: { viewer: UserManagementProps["viewer
           </h1>
           <p className="text-sm text-gray-700 dark:text-gray-300">Create accounts, disable or enable them and reset passwords.</p>
         </div>
-        <Button onClick={() => setDialog({ kind: "create" })} className="w-full sm:w-auto">
+        <Button onClick={() => openDialog({ kind: "create" })} className="w-full sm:w-auto">
           <UserPlus aria-hidden="true" className="h-4 w-4" />
           Create New User
         </Button>
@@ -103,7 +116,7 @@ function UserManagementContent({ viewer }: { viewer: UserManagementProps["viewer
                   viewer={viewer}
                   statusPending={pendingId === u.id}
                   onToggleStatus={toggleStatus}
-                  onResetPassword={(target) => setDialog({ kind: "reset", user: target })}
+                  onResetPassword={(target) => openDialog({ kind: "reset", user: target })}
                 />
               </li>
             ))}
@@ -111,8 +124,8 @@ function UserManagementContent({ viewer }: { viewer: UserManagementProps["viewer
         </>
       )}
 
-      {dialog?.kind === "create" ? <CreateUserDialog actorRole={viewer.role} onClose={() => setDialog(null)} /> : null}
-      {dialog?.kind === "reset" ? <ResetPasswordDialog user={dialog.user} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === "create" ? <CreateUserDialog actorRole={viewer.role} onClose={closeDialog} /> : null}
+      {dialog?.kind === "reset" ? <ResetPasswordDialog user={dialog.user} onClose={closeDialog} /> : null}
     </section>
   );
 }
