@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ImportRow } from "../../../contract/import";
 import { CSV_COLUMNS } from "../../../contract/rules";
 import { toCsv } from "./csv-format";
-import { checkRows, errorSummary, isCsvFileName, parseCsvText, previewRows } from "./csv-import";
+import { checkRows, errorSummary, isCsvFileName, parseCsvFile, parseCsvText, previewRows } from "./csv-import";
 
 /**
  * The spec's CSV rules (section 5), stated independently of the code under test:
@@ -83,6 +83,32 @@ describe("CSV rows against the spec's rules", () => {
 
   it("reports a broken file as 'Error parsing CSV: ...'", () => {
     expect(() => parseCsvText('barcode,product_name,vendor\n"123,A,B\n')).toThrow(/^Error parsing CSV: /);
+  });
+});
+
+describe("parseCsvFile", () => {
+  it("reads a file in chunks with progress, the same as the text", async () => {
+    const text = toCsv(
+      CSV_COLUMNS,
+      Array.from({ length: 3000 }, (_, i) => ({
+        barcode: `B-${i}`,
+        product_name: `=Name ${i}`,
+        vendor: "V",
+        release_year: "",
+        quantity_on_hand: String(i),
+        is_active: "",
+      })),
+    );
+    const progress: number[] = [];
+    const parsed = await parseCsvFile(new File([text], "big.csv"), (p) => progress.push(p));
+    expect(parsed).toEqual(parseCsvText(text));
+    expect(parsed.rows[7]?.product_name).toBe("=Name 7");
+    expect(progress.at(-1)).toBe(1);
+  });
+
+  it("rejects a broken file with 'Error parsing CSV: ...'", async () => {
+    const broken = 'barcode,product_name,vendor\nB-1,"Unclosed,V\nB-2,Fine,V\n';
+    await expect(parseCsvFile(new File([broken], "broken.csv"))).rejects.toThrow(/^Error parsing CSV: Quoted field unterminated/);
   });
 });
 

@@ -46,21 +46,26 @@ export function parseCsvFile(file: File, onProgress?: (fraction: number) => void
   return new Promise((resolve, reject) => {
     const rows: CsvRow[] = [];
     let fields: string[] = [];
+    let failed = false;
     Papa.parse<CsvRow>(file, {
       ...PARSE_OPTIONS,
       chunkSize: 256 * 1024,
       chunk: (result, parser) => {
         const bad = fatal(result.errors);
         if (bad) {
-          parser.abort();
+          // Reject first: abort() calls `complete`, which would otherwise resolve with no rows.
+          failed = true;
           reject(parseFailure(bad));
+          parser.abort();
           return;
         }
         if (result.meta.fields) fields = result.meta.fields;
         for (const row of result.data) rows.push(row);
         if (file.size > 0) onProgress?.(Math.min(1, result.meta.cursor / file.size));
       },
-      complete: () => resolve({ fields, rows }),
+      complete: () => {
+        if (!failed) resolve({ fields, rows });
+      },
       error: (err) => reject(parseFailure({ message: err.message })),
     });
   });
