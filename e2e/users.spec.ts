@@ -121,6 +121,58 @@ test.describe("create user dialog", () => {
   });
 });
 
+test.describe("busy, loading and error states", () => {
+  test("inputs are disabled while the create request runs", async ({ page }) => {
+    const manager = await createUser(api, "manager");
+    await signIn(page, manager);
+    await openUsers(page);
+    const dialog = await openCreateDialog(page);
+    const username = uniqueName("busy");
+    await fillCreate(dialog, { username, password: "abcdef", role: "inventory" });
+
+    // Hold the request in the browser until the busy state has been checked.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/auth/users", async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      await held;
+      await route.continue();
+    });
+    await dialog.getByRole("button", { name: "Create User" }).click();
+    await expect(dialog.getByRole("button", { name: "Creating..." })).toBeDisabled();
+    for (const label of ["Username", "Confirm Password", "Role"]) await expect(dialog.getByLabel(label)).toBeDisabled();
+    await expect(dialog.getByLabel("Password", { exact: true })).toBeDisabled();
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeDisabled();
+    release();
+    await expect(dialog).toHaveCount(0);
+    await expect(card(page, username)).toContainText("Inventory");
+    await page.unroute("**/api/auth/users");
+  });
+
+  test("the list shows 'Loading users...', then on failure the error text with Try Again", async ({ page }) => {
+    const manager = await createUser(api, "manager");
+    await signIn(page, manager);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/auth/users", async (route) => {
+      await held;
+      await route.abort("connectionrefused");
+    });
+    await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Manage Users" }).click();
+    await expect(page.getByText("Loading users...")).toBeVisible();
+    release();
+    // Network failures are retried twice before the view gives up.
+    await expect(page.getByRole("alert")).toHaveText("Network error. Please check your connection.", { timeout: 20_000 });
+    await page.unroute("**/api/auth/users");
+    await page.getByRole("button", { name: "Try Again" }).click();
+    await expect(card(page, manager.username)).toContainText("This is your account");
+  });
+});
+
 test.describe("creating users", () => {
   test("a super_admin creates a user of each role; each signs in elsewhere with that role", async ({ page, browser }) => {
     await signIn(page, ADMIN);
