@@ -1,5 +1,211 @@
+import { createAdapter } from "@socket.io/postgres-adapter";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { Server, type Socket } from "socket.io";
+import type { ClientToServerEvents, InventoryUpdate, ServerToClientEvents } from "../../contract/events.js";
+import type { ServerEvents } from "../events.js";
+import { AUTHENTICATED_ROOM, type Presence, presenceOf, type SocketData, userRoom } from "../modules/realtime/presence.js";
+import { AUTH_ERROR_MESSAGES, authenticateSocket, MAX_AUTH_ATTEMPTS } from "../modules/realtime/socket-auth.js";
 
-/** socket.io on the same server (to be built): tokens, presence, inventory_update after commit. */
-export const realtimePlugin = fp(async (_app: FastifyInstance) => {});
+type RevokeReason = ServerEvents["user_revoked"][0]["reason"];
+
+/** Messages between server processes (through the PostgreSQL adapter). */
+interface InterServerEvents {
+  revoke_user: (payload: { userId: number; reason: RevokeReason }) => void;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    io: RealtimeServer;
+  }
+}
+
+/**
+ * Presence is recomputed on a timer as well, so that it heals after events it cannot see: a
+ * server process that died (its sockets leave the count once the adapter stops hearing from it)
+ * or two processes dropping the same user's last sockets at the same moment.
+ */
+const PRESENCE_REFRESH_MS = 10_000;
+/** Clients only ever send `authenticate {token}`. */
+const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+
+/**
+ * socket.io on the app's HTTP server (path /socket.io): token authentication, presence
+ * (`user_count`), `inventory_update` after commits, dropping revoked users' sockets. On
+ * PostgreSQL the socket.io PostgreSQL adapter carries broadcasts, presence queries and
+ * revocations to every server process.
+ */
+export const realtimePlugin = fp(async (app: FastifyInstance) => {
+  const io: RealtimeServer = new Server(app.server, {
+    path: "/socket.io",
+    serveClient: false,
+    transports: ["polling", "websocket"],
+    maxHttpBufferSize: MAX_CLIENT_MESSAGE_BYTES,
+  });
+  const pool = app.database.kind === "postgres" ? app.database.pool : undefined;
+  if (pool) {
+    io.adapter(
+      createAdapter(pool, {
+        errorHandler: (err) => app.log.warn({ err }, "socket.io PostgreSQL adapter error"),
+      }),
+    );
+  }
+  app.decorate("io", io);
+
+  let closing = false;
+  let lastKey: string | null = null;
+  // Presence computations run one at a time, so this process never sends an older count after a newer one.
+  let queue: Promise<void> = Promise.resolve();
+  const serially = (work: () => Promise<void>) => {
+    queue = queue.then(work).catch((err) => app.log.warn({ err }, "presence update failed"));
+    return queue;
+  };
+
+  /** Every authenticated socket in every process; null when some process did not answer in time. */
+  async function authenticatedSockets() {
+    try {
+      return await io.in(AUTHENTICATED_ROOM).fetchSockets();
+    } catch (err) {
+      app.log.warn({ err }, "presence: a server process did not answer");
+      return null;
+    }
+  }
+
+  const payload = (p: Presence) => ({ count: p.count, users: p.users });
+  const broadcast = (p: Presence) => {
+    lastKey = p.key;
+    io.to(AUTHENTICATED_ROOM).emit("user_count", payload(p));
+  };
+
+  /** A socket authenticated: everyone hears of it if its user was not online yet; the socket gets the count either way. */
+  const joined = (socket: AppSocket) =>
+    serially(async () => {
+      const sockets = await authenticatedSockets();
+      if (!sockets || closing || !socket.connected) return;
+      const now = presenceOf(sockets);
+      if (presenceOf(sockets, socket.id).key !== now.key) broadcast(now);
+      else {
+        lastKey = now.key;
+        socket.emit("user_count", payload(now));
+      }
+    });
+
+  /** An authenticated socket left: everyone hears of it if that was its user's last one. */
+  const left = () =>
+    serially(async () => {
+      if (closing) return;
+      const sockets = await authenticatedSockets();
+      if (!sockets || closing) return;
+      const now = presenceOf(sockets);
+      if (now.key !== lastKey) broadcast(now);
+    });
+
+  /** Heals missed changes: each process tells its own sockets when the set differs from what it last knew. */
+  const refresh = () =>
+    serially(async () => {
+      const local = io.of("/").adapter.rooms.get(AUTHENTICATED_ROOM);
+      if (closing || !local || local.size === 0) return;
+      const sockets = await authenticatedSockets();
+      if (!sockets || closing) return;
+      const now = presenceOf(sockets);
+      if (now.key === lastKey) return;
+      lastKey = now.key;
+      io.local.to(AUTHENTICATED_ROOM).emit("user_count", payload(now));
+    });
+  const refreshTimer = setInterval(() => void refresh(), PRESENCE_REFRESH_MS);
+  refreshTimer.unref();
+
+  io.on("connection", (socket: AppSocket) => {
+    let attempts = 0;
+    const authTimer = setTimeout(() => {
+      if (!socket.data.user) socket.disconnect(true);
+    }, app.config.SOCKET_AUTH_TIMEOUT_MS);
+
+    socket.on("authenticate", async (body) => {
+      const current = socket.data.user;
+      if (current) {
+        // A socket's identity is fixed once authenticated; a repeat just confirms it.
+        socket.emit("authenticated", { user: current });
+        return;
+      }
+      attempts += 1;
+      if (attempts > MAX_AUTH_ATTEMPTS) {
+        socket.disconnect(true);
+        return;
+      }
+      let result: Awaited<ReturnType<typeof authenticateSocket>>;
+      try {
+        result = await authenticateSocket(app.db, body);
+      } catch (err) {
+        app.log.warn({ err }, "socket authentication failed");
+        result = { reason: "invalid_token" };
+      }
+      if (!socket.connected || closing || socket.data.user) return;
+      if ("reason" in result) {
+        socket.emit("auth_error", { message: AUTH_ERROR_MESSAGES[result.reason], reason: result.reason });
+        return;
+      }
+      const user = result.actor;
+      clearTimeout(authTimer);
+      socket.data.user = { id: user.id, username: user.username, role: user.role };
+      socket.join([AUTHENTICATED_ROOM, userRoom(user.id)]);
+      socket.emit("authenticated", { user: socket.data.user });
+      void joined(socket);
+    });
+
+    socket.on("disconnect", () => {
+      clearTimeout(authTimer);
+      if (socket.data.user) void left();
+    });
+  });
+
+  /** Ends a user's sockets in this process; `account_disabled` tells them why first. */
+  const revokeLocal = ({ userId, reason }: { userId: number; reason: RevokeReason }) => {
+    const room = io.local.to(userRoom(userId));
+    if (reason === "account_disabled") {
+      room.emit("auth_error", { message: AUTH_ERROR_MESSAGES.account_disabled, reason: "account_disabled" });
+    }
+    // A namespace disconnect: the client is told, and does not reconnect on its own.
+    io.local.in(userRoom(userId)).disconnectSockets(false);
+  };
+  io.on("revoke_user", revokeLocal);
+
+  const onInventoryUpdate = (event: InventoryUpdate) => {
+    io.to(AUTHENTICATED_ROOM).emit("inventory_update", event);
+  };
+  const onUserRevoked = (event: { userId: number; reason: RevokeReason }) => {
+    revokeLocal(event);
+    // The in-memory adapter (one process) has no other processes to tell.
+    if (pool) io.serverSideEmit("revoke_user", event);
+  };
+  app.events.on("inventory_update", onInventoryUpdate);
+  app.events.on("user_revoked", onUserRevoked);
+
+  // Before the HTTP server closes: drop every connection (long-polling requests and websockets
+  // would otherwise keep it open), so shutdown is prompt. Clients reconnect to whatever runs next.
+  app.addHook("preClose", async () => {
+    closing = true;
+    clearInterval(refreshTimer);
+    app.events.off("inventory_update", onInventoryUpdate);
+    app.events.off("user_revoked", onUserRevoked);
+    io.local.disconnectSockets(true);
+    io.engine.close();
+  });
+  app.addHook("onClose", async () => {
+    await queue;
+    // Tells the other processes this one is gone and gives back the adapter's LISTEN connection.
+    io.of("/").adapter.close();
+    if (pool) await settled(pool);
+  });
+});
+
+/** Waits (briefly) for the pool's queries in flight, e.g. the adapter's goodbye notice, before the pool is ended. */
+async function settled(pool: { totalCount: number; idleCount: number; waitingCount: number }) {
+  const deadline = Date.now() + 1_000;
+  while ((pool.totalCount > pool.idleCount || pool.waitingCount > 0) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
