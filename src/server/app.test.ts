@@ -1,0 +1,239 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BODY_LIMIT_BYTES, buildApp } from "./app.js";
+import { testConfig } from "./config.js";
+import { users } from "./db/schema.js";
+import { DB_UNAVAILABLE } from "./plugins/errors.js";
+import { createUser, loginAs, signedIn, TEST_PASSWORD } from "./test/factories.js";
+import { createTestApp, createTestDatabase, type TestApp } from "./test/test-app.js";
+
+/** Cross-cutting behaviour of the whole app: errors, CSRF check, headers, docs, 404s, database down. */
+
+let t: TestApp;
+let manager: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  manager = (await signedIn(t.app, "manager")).cookie;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const json = { "content-type": "application/json" };
+
+describe("bad input is a 4xx with an {error} body, never a 500", () => {
+  it("malformed JSON, empty JSON bodies, wrong content types", async () => {
+    const cases = [
+      { payload: "{not json", headers: json, status: 400 },
+      { payload: '{"username": "a", "password": ', headers: json, status: 400 },
+      { payload: "", headers: json, status: 400 },
+      { payload: "null", headers: json, status: 400 },
+      { payload: '"text"', headers: json, status: 400 },
+      { payload: "[1, 2]", headers: json, status: 400 },
+      { payload: '{"__proto__": {"admin": true}}', headers: json, status: 400 },
+      { payload: "username=a&password=b", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415 },
+      { payload: "plain", headers: { "content-type": "text/plain" }, status: 400 },
+    ];
+    for (const c of cases) {
+      const res = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: c.payload, headers: c.headers });
+      expect(res.statusCode, c.payload).toBe(c.status);
+      expect(res.json(), c.payload).toEqual({ error: expect.any(String), ...(res.json().details ? { details: expect.any(Array) } : {}) });
+    }
+  });
+
+  it("strings where numbers or booleans go, huge numbers, unknown ids", async () => {
+    const target = await createUser(t.app.db);
+    const cases: Array<[string, unknown, number]> = [
+      [`/api/auth/users/${target.id}/status`, { is_active: "true" }, 400],
+      [`/api/auth/users/${target.id}/status`, '{"is_active": 1e400}', 400],
+      [`/api/auth/users/${target.id}/status`, { is_active: { nested: true } }, 400],
+      ["/api/auth/users/abc/status", { is_active: true }, 400],
+      ["/api/auth/users/1e999/status", { is_active: true }, 400],
+      ["/api/auth/users/12345678901234567890123/status", { is_active: true }, 400],
+      ["/api/auth/users/2147483648/status", { is_active: true }, 404],
+      ["/api/auth/users/2147483648/password", { newPassword: "long-enough" }, 404],
+      [`/api/auth/users/${target.id}/password`, { newPassword: 12345678 }, 400],
+      [`/api/auth/users/${target.id}/password`, '{"newPassword": 123456789012345678901234567890}', 400],
+      [`/api/auth/users/${target.id}/password`, { newPassword: "x".repeat(2000) }, 400],
+    ];
+    for (const [url, body, status] of cases) {
+      const res = await t.app.inject({
+        method: "PUT",
+        url,
+        payload: typeof body === "string" ? body : JSON.stringify(body),
+        headers: { ...json, cookie: manager },
+      });
+      expect(res.statusCode, `${url} ${JSON.stringify(body)}`).toBe(status);
+      expect(typeof res.json().error).toBe("string");
+    }
+  });
+
+  it("a body over the limit is a 413", async () => {
+    const huge = JSON.stringify({ username: "a", password: "x".repeat(BODY_LIMIT_BYTES) });
+    const res = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: huge, headers: json });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: "Request body is too large" });
+  });
+
+  it("unknown API routes answer a JSON 404", async () => {
+    for (const [method, url] of [
+      ["GET", "/api/nope"],
+      ["POST", "/api/nope"],
+      ["GET", "/api/auth/users/1"],
+      ["DELETE", "/api/auth/users/1"],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: { cookie: manager } });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.headers["content-type"]).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({ error: `Route ${method} ${url} not found` });
+    }
+  });
+});
+
+describe("database errors", () => {
+  it("maps a unique violation to 409 and a refused value to 400", async () => {
+    const { database, drop } = await createTestDatabase();
+    const app = await buildApp({ config: testConfig(), database, serveClient: false });
+    // Real statements against the real database, reaching the real error handler.
+    app.post("/api/test/duplicate-user", async () => {
+      await app.db.insert(users).values({ username: "Twin", passwordHash: "x", role: "streamer" });
+      await app.db.insert(users).values({ username: "twin", passwordHash: "x", role: "streamer" });
+      return { ok: true };
+    });
+    app.get("/api/test/bad-cast", async () => app.db.execute(sql`select ${"abc"}::int as n`));
+    app.get("/api/test/out-of-range", async () => app.db.execute(sql`select ${"99999999999"}::int as n`));
+    try {
+      await app.ready();
+      const dup = await app.inject({ method: "POST", url: "/api/test/duplicate-user" });
+      expect(dup.statusCode).toBe(409);
+      expect(dup.json()).toEqual({ error: "Username already exists" });
+      for (const url of ["/api/test/bad-cast", "/api/test/out-of-range"]) {
+        const res = await app.inject({ method: "GET", url });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json()).toEqual({ error: "Invalid input" });
+      }
+    } finally {
+      await app.close();
+      await database.close();
+      await drop();
+    }
+  });
+
+  it("answers 503 when the database is down", async () => {
+    const { database, drop } = await createTestDatabase();
+    const app = await buildApp({ config: testConfig(), database, serveClient: false });
+    try {
+      await app.ready();
+      const user = await createUser(app.db, { role: "manager" });
+      const cookie = await loginAs(app, user.username);
+      await database.close();
+      const requests = [
+        app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } }),
+        app.inject({ method: "GET", url: "/api/auth/users", headers: { cookie } }),
+        app.inject({ method: "POST", url: "/api/auth/login", payload: { username: user.username, password: TEST_PASSWORD } }),
+      ];
+      for (const res of await Promise.all(requests)) {
+        expect(res.statusCode, res.body).toBe(503);
+        expect(res.json()).toEqual({ error: DB_UNAVAILABLE });
+      }
+      const health = await app.inject({ method: "GET", url: "/api/health" });
+      expect(health.statusCode).toBe(503);
+    } finally {
+      await app.close().catch(() => {});
+      await drop();
+    }
+  });
+});
+
+describe("CSRF: Origin check on mutating requests", () => {
+  const loginBody = { username: "nobody-here", password: "whatever" };
+
+  it("refuses a cross-site POST/PUT with 403 before anything else happens", async () => {
+    for (const origin of ["https://evil.example", "http://localhost.evil.example", "null", "not a url"]) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        payload: loginBody,
+        headers: { host: "shop.example", origin },
+      });
+      expect(res.statusCode, origin).toBe(403);
+      expect(res.json()).toEqual({ error: "Cross-site request refused" });
+    }
+    const put = await t.app.inject({
+      method: "PUT",
+      url: "/api/auth/users/1/status",
+      payload: { is_active: false },
+      headers: { host: "shop.example", origin: "https://evil.example", cookie: manager },
+    });
+    expect(put.statusCode).toBe(403);
+  });
+
+  it("lets same-origin requests and requests without Origin through; GETs are not checked", async () => {
+    const same = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: loginBody,
+      headers: { host: "shop.example:8080", origin: "http://shop.example:8080" },
+    });
+    expect(same.statusCode).toBe(401);
+    const none = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: loginBody });
+    expect(none.statusCode).toBe(401);
+    const get = await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { origin: "https://evil.example", cookie: manager } });
+    expect(get.statusCode).toBe(200);
+  });
+
+  it("compares with X-Forwarded-Host only behind a trusted proxy", async () => {
+    const headers = { host: "127.0.0.1:3000", "x-forwarded-host": "shop.example", origin: "https://shop.example" };
+    const direct = await t.app.inject({ method: "POST", url: "/api/auth/logout", headers });
+    expect(direct.statusCode).toBe(403);
+    const proxied = await createTestApp({ TRUST_PROXY: true });
+    try {
+      const res = await proxied.app.inject({ method: "POST", url: "/api/auth/logout", headers });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
+describe("headers and documentation", () => {
+  it("sends a Content-Security-Policy and the other helmet headers", async () => {
+    for (const url of ["/api/health", "/api/nope", "/"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      const csp = String(res.headers["content-security-policy"]);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    }
+  });
+
+  it("serves the OpenAPI UI at /api/docs and a document listing the auth and users routes", async () => {
+    const ui = await t.app.inject({ method: "GET", url: "/api/docs" });
+    expect([200, 302]).toContain(ui.statusCode);
+    const page = ui.statusCode === 302 ? await t.app.inject({ method: "GET", url: `/api/docs/${ui.headers.location}` }) : ui;
+    const html = page.statusCode === 200 ? page.body : (await t.app.inject({ method: "GET", url: "/api/docs/static/index.html" })).body;
+    expect(html).toContain("swagger-ui");
+
+    const doc = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(doc.statusCode).toBe(200);
+    const spec = doc.json();
+    expect(spec.openapi).toMatch(/^3\./);
+    const paths = Object.keys(spec.paths);
+    for (const path of [
+      "/api/auth/login",
+      "/api/auth/logout",
+      "/api/auth/me",
+      "/api/auth/verify-permissions",
+      "/api/auth/socket-token",
+      "/api/auth/users",
+      "/api/auth/users/{id}/status",
+      "/api/auth/users/{id}/password",
+    ]) {
+      expect(paths, path).toContain(path);
+    }
+    expect(spec.paths["/api/auth/users"].post.requestBody).toBeDefined();
+    expect(JSON.stringify(spec)).not.toContain("password_hash");
+  });
+});
