@@ -86,3 +86,12 @@ export function firstErrorMessage(errors: Partial<Record<string, { message?: str
   }
   return null;
 }
+
+/** What the Disable/Enable button asks for: the inverse state, never for one's own account. */
+export function statusChange(
+  viewerId: number,
+  target: { id: number; is_active: boolean },
+): { ok: true; id: number; isActive: boolean } | { ok: false; message: string } {
+  if (target.id === viewerId) return { ok: false, message: OWN_ACCOUNT_MESSAGE };
+  return { ok: true, id: target.id, isActive: !target.is_active };
+}

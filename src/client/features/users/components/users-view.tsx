@@ -8,7 +8,7 @@ import { useAuth } from "../../auth";
 import { notify } from "../../notifications/notify";
 import { useUsers } from "../api/list-users";
 import { useSetUserStatus } from "../api/set-user-status";
-import { OWN_ACCOUNT_MESSAGE, STATUS_UPDATE_FAILED } from "../user-forms";
+import { STATUS_UPDATE_FAILED, statusChange } from "../user-forms";
 import { AccessDenied } from "./access-denied";
 import { CreateUserDialog } from "./create-user-dialog";
 import { ResetPasswordDialog } from "./reset-password-dialog";
@@ -54,12 +54,13 @@ function UserManagementContent({ viewer }: { viewer: UserManagementProps["viewer
   }, [dialog]);
 
   const toggleStatus = (target: User) => {
-    if (target.id === viewer.id) {
-      notify.error(OWN_ACCOUNT_MESSAGE);
+    const change = statusChange(viewer.id, target);
+    if (!change.ok) {
+      notify.error(change.message);
       return;
     }
     setStatus.mutate(
-      { id: target.id, isActive: !target.is_active },
+      { id: change.id, isActive: change.isActive },
       {
         onSuccess: (updated) => notify.success(`User ${updated.username} ${updated.is_active ? "enabled" : "disabled"}`),
         onError: (err) =>
