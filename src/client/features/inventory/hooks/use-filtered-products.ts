@@ -2,6 +2,8 @@ import { useDeferredValue, useEffect, useMemo, useRef } from "react";
 import type { Product } from "../../../../contract/products";
 import { filterOptions, filterProducts, type InventoryFilters, narrows, searchKey } from "../filters";
 
+const NO_PRODUCTS: Product[] = [];
+
 /** Search keys per product object; a refetch brings new objects, which get new keys once. */
 const keys = new WeakMap<Product, string>();
 function cachedKey(p: Product): string {
@@ -19,17 +21,40 @@ function cachedKey(p: Product): string {
  */
 export function useFilteredProducts(products: Product[] | undefined, filters: InventoryFilters) {
   const deferred = useDeferredValue(filters);
-  const all = products ?? [];
+  const all = products ?? NO_PRODUCTS;
   const last = useRef<{ all: Product[]; filters: InventoryFilters; result: Product[] } | null>(null);
   const filtered = useMemo(() => {
     const prev = last.current;
     // Typing more narrows the previous result: search only that (same list, other filters equal).
     const source = prev && prev.all === all && narrows(prev.filters, deferred) ? prev.result : all;
+    const start = performance.now();
     const result = filterProducts(source, deferred, cachedKey);
+    performance.measure("inventory-filter", { start, end: performance.now(), detail: { searched: source.length } });
     last.current = { all, filters: deferred, result };
     return result;
   }, [all, deferred]);
   const options = useMemo(() => filterOptions(all), [all]);
+
+  // Compute the search keys while the browser is idle, so the first keystroke finds them ready.
+  useEffect(() => {
+    let i = 0;
+    let cancelled = false;
+    const schedule = (fn: (deadline?: IdleDeadline) => void) =>
+      typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(fn) : window.setTimeout(fn, 50);
+    const work = (deadline?: IdleDeadline) => {
+      if (cancelled) return;
+      const until = performance.now() + 8;
+      while (i < all.length && (deadline ? deadline.timeRemaining() > 1 : performance.now() < until)) {
+        const p = all[i++];
+        if (p) cachedKey(p);
+      }
+      if (i < all.length) schedule(work);
+    };
+    schedule(work);
+    return () => {
+      cancelled = true;
+    };
+  }, [all]);
 
   useEffect(() => {
     performance.mark("inventory-filtered", { detail: { searchText: deferred.searchText, count: filtered.length } });
