@@ -4,10 +4,8 @@ import type { InventoryUpdate, OnlineUser } from "../../contract/events.js";
 import type { Role } from "../../contract/permissions.js";
 import type { Product } from "../../contract/products.js";
 import { socketTokens, users } from "../db/schema.js";
-import { insertSession } from "../modules/auth/sessions.repo.js";
 import { TestSocket } from "../modules/realtime/socket-client.test-support.js";
-import { issueSocketToken } from "../modules/realtime/socket-tokens.repo.js";
-import { createUser } from "../test/factories.js";
+import { createUser, loginAs } from "../test/factories.js";
 import { createTestApp, type TestApp } from "../test/test-app.js";
 
 type UserCount = { count: number; users: OnlineUser[] };
@@ -43,9 +41,22 @@ async function user(role: Role = "inventory"): Promise<User> {
   return createUser(t.app.db, { role });
 }
 
-/** A socket token as GET /api/auth/socket-token hands it out. */
+const cookies = new Map<number, string>();
+/** Signs in over HTTP once per user and returns the session cookie. */
+async function cookieOf(u: User): Promise<string> {
+  let cookie = cookies.get(u.id);
+  if (!cookie) {
+    cookie = await loginAs(t.app, u.username);
+    cookies.set(u.id, cookie);
+  }
+  return cookie;
+}
+
+/** A socket token from GET /api/auth/socket-token, as the client gets it. */
 async function tokenFor(u: User): Promise<string> {
-  return issueSocketToken(t.app.db, u.id);
+  const res = await t.app.inject({ method: "GET", url: "/api/auth/socket-token", headers: { cookie: await cookieOf(u) } });
+  expect(res.statusCode).toBe(200);
+  return res.json<{ token: string }>().token;
 }
 
 async function connect(): Promise<TestSocket> {
@@ -226,7 +237,7 @@ describe("inventory_update", () => {
 
   it("carries a real stock change made through the products API", async () => {
     const manager = await user("manager");
-    const cookie = `blez_session=${await insertSession(t.app.db, manager.id, 3_600_000)}`;
+    const cookie = await cookieOf(manager);
     const watcher = await online(await user("streamer"));
     const created = await t.app.inject({
       method: "POST",
@@ -252,39 +263,58 @@ describe("inventory_update", () => {
   });
 });
 
-describe("user_revoked", () => {
-  it("tells a disabled user's sockets why and disconnects all of them, leaving others connected", async () => {
+describe("revoked accounts", () => {
+  it("disabling a user through the API tells their sockets why and disconnects all of them, leaving others connected", async () => {
+    const admin = await user("manager");
     const target = await user();
-    const bystander = await user();
     const tab1 = await online(target);
     const tab2 = await online(target);
-    const other = await online(bystander);
-    await other.next<UserCount>("user_count", countIs(2));
+    const adminSocket = await online(admin);
+    await adminSocket.next<UserCount>("user_count", countIs(2));
 
-    t.app.events.emit("user_revoked", { userId: target.id, reason: "account_disabled" });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/api/auth/users/${target.id}/status`,
+      headers: { cookie: await cookieOf(admin) },
+      payload: { is_active: false },
+    });
+    expect(res.statusCode).toBe(200);
     for (const s of [tab1, tab2]) {
       expect(await s.next("auth_error")).toEqual({ message: "Your account has been disabled", reason: "account_disabled" });
       expect(await s.next("disconnect")).toBe("io server disconnect");
     }
-    expect(
-      await other.next<UserCount>(
-        "user_count",
-        countIs(1),
-        other.received.findIndex((r) => r.event === "user_count" && (r.payload as UserCount).count === 2),
-      ),
-    ).toEqual({
+    const afterTwo = adminSocket.received.findIndex((r) => r.event === "user_count" && (r.payload as UserCount).count === 2);
+    expect(await adminSocket.next<UserCount>("user_count", countIs(1), afterTwo)).toEqual({
       count: 1,
-      users: [{ username: bystander.username, role: "inventory" }],
+      users: [{ username: admin.username, role: "manager" }],
     });
-    expect(other.socket.connected).toBe(true);
+    expect(adminSocket.socket.connected).toBe(true);
   });
 
-  it("disconnects after a password reset without an auth_error", async () => {
+  it("a password reset through the API disconnects the user's sockets without an auth_error", async () => {
+    const admin = await user("manager");
     const target = await user();
     const s = await online(target);
-    t.app.events.emit("user_revoked", { userId: target.id, reason: "password_reset" });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/api/auth/users/${target.id}/password`,
+      headers: { cookie: await cookieOf(admin) },
+      payload: { newPassword: "another-long-password" },
+    });
+    expect(res.statusCode).toBe(200);
     expect(await s.next("disconnect")).toBe("io server disconnect");
     expect(s.names).not.toContain("auth_error");
+  });
+
+  it("a user_revoked event on the app's bus drops only that user's sockets", async () => {
+    const target = await user();
+    const bystander = await user();
+    const s = await online(target);
+    const other = await online(bystander);
+    t.app.events.emit("user_revoked", { userId: target.id, reason: "account_disabled" });
+    expect(await s.next("disconnect")).toBe("io server disconnect");
+    expect(other.socket.connected).toBe(true);
+    expect(other.names).not.toContain("auth_error");
   });
 });
 
@@ -296,7 +326,9 @@ describe("shutdown", () => {
     await polling.connected();
     const upgraded = new TestSocket(otherUrl);
     await upgraded.connected();
-    upgraded.authenticate(await issueSocketToken(other.app.db, (await createUser(other.app.db)).id));
+    const cookie = await loginAs(other.app, (await createUser(other.app.db)).username);
+    const token = await other.app.inject({ method: "GET", url: "/api/auth/socket-token", headers: { cookie } });
+    upgraded.authenticate(token.json<{ token: string }>().token);
     await upgraded.next("authenticated");
     await upgraded.next("upgrade");
     await other.close();

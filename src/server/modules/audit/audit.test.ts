@@ -5,9 +5,8 @@ import { AUDIT_LIMIT_DEFAULT, auditUserSchema, productAuditEntrySchema, quantity
 import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
 import { productAudit, products, quantityAudit } from "../../db/schema.js";
-import { createUser } from "../../test/factories.js";
+import { createUser, signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { insertSession } from "../auth/sessions.repo.js";
 import { insertProductAudit, insertQuantityAudit } from "./audit.repo.js";
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -20,10 +19,8 @@ const cookies = {} as Record<Role, string>;
 const userIds = {} as Record<Role, number>;
 
 async function signIn(role: Role) {
-  const user = await createUser(app.db, { role });
-  // A session row as the login route writes it (the audit module does not own login).
-  const token = await insertSession(app.db, user.id, 3_600_000);
-  cookies[role] = `blez_session=${token}`;
+  const { user, cookie } = await signedIn(app, role);
+  cookies[role] = cookie;
   userIds[role] = user.id;
 }
 
