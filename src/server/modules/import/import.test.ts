@@ -4,9 +4,8 @@ import type { ImportPreview, ImportResult } from "../../../contract/import.js";
 import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
 import { productAudit, products, quantityAudit } from "../../db/schema.js";
-import { createUser, signedIn } from "../../test/factories.js";
+import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { insertSession } from "../auth/sessions.repo.js";
 import { caller, ISO_UTC, newBarcode, recordEvents, snapshot } from "../products/products.test-support.js";
 
 let t: TestApp;
@@ -16,9 +15,7 @@ let streamer: ReturnType<typeof caller>;
 let inventoryId: number;
 
 async function signIn(role: Role) {
-  // TEMP until login lands
-  const user = await createUser(t.app.db, { role });
-  const cookie = `blez_session=${await insertSession(t.app.db, user.id, 3_600_000)}`;
+  const { user, cookie } = await signedIn(t.app, role);
   return { user, api: caller(t.app, cookie) };
 }
 
