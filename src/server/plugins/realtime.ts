@@ -191,9 +191,26 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     clearInterval(refreshTimer);
     app.events.off("inventory_update", onInventoryUpdate);
     app.events.off("user_revoked", onUserRevoked);
+    if (pool) await announceDeparture();
     io.local.disconnectSockets(true);
     io.engine.close();
   });
+  /** Tells the sockets of the other processes who is still online once this process's sockets are gone. */
+  async function announceDeparture() {
+    const local = [...io.of("/").sockets.keys()];
+    if (local.length === 0) return;
+    try {
+      const sockets = await io.in(AUTHENTICATED_ROOM).timeout(1_000).fetchSockets();
+      const localIds = new Set(local);
+      const remaining = presenceOf(sockets.filter((s) => !localIds.has(s.id)));
+      if (remaining.key !== presenceOf(sockets).key) {
+        io.to(AUTHENTICATED_ROOM).except(local).emit("user_count", payload(remaining));
+      }
+    } catch (err) {
+      app.log.warn({ err }, "presence: could not announce this process's departure");
+    }
+  }
+
   app.addHook("onClose", async () => {
     await queue;
     // Tells the other processes this one is gone and gives back the adapter's LISTEN connection.
