@@ -396,6 +396,18 @@ for (const theme of ["light", "dark"] as const) {
     await search(page).fill(product.barcode);
     await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
     await scan();
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Import/Export CSV" }).click();
+    await page.getByLabel("Choose a CSV file").setInputFiles(new URL("./fixtures/invalid-products.csv", import.meta.url).pathname);
+    await expect(page.getByText("... and 2 more errors")).toBeVisible();
+    await scan();
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "View Audit Trail" }).click();
+    await expect(page.getByTestId("audit-change").first()).toBeVisible();
+    await scan();
+    await page.getByRole("tab", { name: "Quantity Changes" }).click();
+    await expect(page.getByTestId("audit-quantity").first()).toBeVisible();
+    await scan();
   });
 }
 
