@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES, buildApp } from "./app.js";
 import { testConfig } from "./config.js";
+import { openPglite } from "./db/client.js";
 import { users } from "./db/schema.js";
 import { DB_UNAVAILABLE } from "./plugins/errors.js";
 import { createUser, loginAs, signedIn, TEST_PASSWORD } from "./test/factories.js";
@@ -127,7 +128,9 @@ describe("database errors", () => {
       await app.ready();
       const user = await createUser(app.db, { role: "manager" });
       const cookie = await loginAs(app, user.username);
-      await database.close();
+      // Closing starts at once (new queries fail from here on); on PostgreSQL it completes only
+      // once the app has given back the socket.io adapter's connection, in app.close() below.
+      const closing = database.close();
       const requests = [
         app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } }),
         app.inject({ method: "GET", url: "/api/auth/users", headers: { cookie } }),
@@ -139,6 +142,8 @@ describe("database errors", () => {
       }
       const health = await app.inject({ method: "GET", url: "/api/health" });
       expect(health.statusCode).toBe(503);
+      await app.close();
+      await closing;
     } finally {
       await app.close().catch(() => {});
       await drop();
@@ -187,12 +192,15 @@ describe("CSRF: Origin check on mutating requests", () => {
     const headers = { host: "127.0.0.1:3000", "x-forwarded-host": "shop.example", origin: "https://shop.example" };
     const direct = await t.app.inject({ method: "POST", url: "/api/auth/logout", headers });
     expect(direct.statusCode).toBe(403);
-    const proxied = await createTestApp({ TRUST_PROXY: true });
+    // Only the configuration matters here: an embedded database keeps this second app cheap.
+    const database = await openPglite();
+    const proxied = await buildApp({ config: testConfig({ TRUST_PROXY: true }), database, serveClient: false });
     try {
-      const res = await proxied.app.inject({ method: "POST", url: "/api/auth/logout", headers });
+      const res = await proxied.inject({ method: "POST", url: "/api/auth/logout", headers });
       expect(res.statusCode).toBe(200);
     } finally {
       await proxied.close();
+      await database.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import { ROLE_PERMISSIONS, ROLES } from "../../../contract/permissions.js";
 import { MESSAGES } from "../../../contract/rules.js";
 import { buildApp } from "../../app.js";
 import { testConfig } from "../../config.js";
+import { openPglite } from "../../db/client.js";
 import { loginFailures, sessions, socketTokens } from "../../db/schema.js";
 import { createUser, loginAs, TEST_PASSWORD, uniqueName } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
@@ -339,7 +340,10 @@ describe("sessions", () => {
   });
 
   it("follow SESSION_TTL_HOURS and COOKIE_SECURE", async () => {
-    const other = await createTestApp({ SESSION_TTL_HOURS: 0.5, COOKIE_SECURE: true });
+    // Only the configuration matters here: an embedded database keeps this second app cheap.
+    const database = await openPglite();
+    const app = await buildApp({ config: testConfig({ SESSION_TTL_HOURS: 0.5, COOKIE_SECURE: true }), database, serveClient: false });
+    const other = { app };
     try {
       const user = await createUser(other.app.db);
       const res = await other.app.inject({
@@ -358,7 +362,8 @@ describe("sessions", () => {
       const logout = await other.app.inject({ method: "POST", url: "/api/auth/logout" });
       expect(sessionCookie(logout)?.secure).toBe(true);
     } finally {
-      await other.close();
+      await app.close();
+      await database.close();
     }
   });
 
