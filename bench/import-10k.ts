@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/import-10k.ts`: imports 10,000 new products, previews 10,000 changes, then
- * imports those 10,000 updates into a fresh embedded database (PGlite in a temporary DATA_DIR,
- * or PostgreSQL when DATABASE_URL is set) through the real app over HTTP, and prints the times.
+ * imports those 10,000 updates into a fresh database (PGlite in a temporary DATA_DIR, or, when
+ * DATABASE_URL is set, a new PostgreSQL database beside it, dropped afterwards) through the real
+ * app over HTTP, and prints the times.
  * BENCH_IMPORT_ROWS changes the row count.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,9 +11,10 @@ import { join } from "node:path";
 import { count } from "drizzle-orm";
 import { buildApp } from "../src/server/app.js";
 import { testConfig } from "../src/server/config.js";
-import { openDatabase } from "../src/server/db/client.js";
+import { openPglite } from "../src/server/db/client.js";
 import { productAudit, quantityAudit } from "../src/server/db/schema.js";
 import { createUser } from "../src/server/test/factories.js";
+import { createTestDatabase } from "../src/server/test/test-app.js";
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 const password = "bench-import-password";
@@ -30,8 +32,9 @@ function rows(round: number) {
 
 async function main() {
   const dataDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), "blez-import-bench-"));
-  const config = testConfig({ DATA_DIR: dataDir ?? "./unused", DATABASE_URL: process.env.DATABASE_URL });
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const fresh = dataDir ? { database: await openPglite(dataDir), drop: async () => {} } : await createTestDatabase();
+  const { database } = fresh;
+  const config = testConfig({ DATA_DIR: dataDir ?? "./unused" });
   const app = await buildApp({ config, database, serveClient: false });
   try {
     const base = await app.listen({ port: 0, host: "127.0.0.1" });
@@ -74,6 +77,7 @@ async function main() {
   } finally {
     await app.close();
     await database.close();
+    await fresh.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
