@@ -13,7 +13,11 @@ export interface AuditFilters {
   userId: number | null;
   /** ISO start of the range, or null for all time. */
   since: string | null;
+  /** How many entries to load (the server's default page is 100, at most 1000). */
+  limit?: number;
 }
+
+export const AUDIT_PAGE = 100;
 
 /** The start of a date range, seen from `now` in local time; null for all. */
 export function sinceFor(range: AuditDateRange, now: Date = new Date()): string | null {
@@ -30,6 +34,7 @@ export function auditSearch(filters: AuditFilters): string {
   const params = new URLSearchParams();
   if (filters.userId !== null) params.set("user_id", String(filters.userId));
   if (filters.since !== null) params.set("since", filters.since);
+  if (filters.limit !== undefined && filters.limit !== AUDIT_PAGE) params.set("limit", String(filters.limit));
   const text = params.toString();
   return text ? `?${text}` : "";
 }

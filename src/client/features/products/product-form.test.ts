@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../contract/rules";
-import { EMPTY_PRODUCT_FORM, formValuesOf, productFormSchema, toInteger } from "./product-form";
+import { EMPTY_PRODUCT_FORM, formValuesOf, productFormSchema, productNameOf, toInteger } from "./product-form";
 
 const add = productFormSchema("add");
 const edit = productFormSchema("edit");
@@ -46,5 +46,10 @@ describe("product form", () => {
     const values = formValuesOf({ barcode: "b12", product_name: "N", vendor: "V", release_year: null, quantity_on_hand: 4 });
     expect(values).toEqual({ barcode: "b12", product_name: "N", vendor: "V", release_year: "", quantity_on_hand: "4" });
     expect(toInteger("x", null, -1)).toBe(-1);
+  });
+
+  it("reads a name from an update result, falling back to 'name'", () => {
+    expect(productNameOf({ product_name: "Box" })).toBe("Box");
+    expect(productNameOf({ name: "Legacy" })).toBe("Legacy");
   });
 });

@@ -87,3 +87,8 @@ export const FIELD_LABELS: Record<keyof ProductFormValues, string> = {
   release_year: "Release Year",
   quantity_on_hand: "Quantity",
 };
+
+/** The name in an update result: product_name, with 'name' as the fallback (spec section 3). */
+export function productNameOf(result: { product_name?: string | null; name?: string | null }): string {
+  return result.product_name || result.name || "";
+}

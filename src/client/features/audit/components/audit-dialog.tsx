@@ -3,9 +3,11 @@ import { ShieldAlert } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useId, useState } from "react";
 import type { ProductAuditEntry, QuantityAuditEntry } from "../../../../contract/audit";
+import { AUDIT_LIMIT_MAX } from "../../../../contract/audit";
 import { ROLE_LABELS } from "../../../../contract/permissions";
 import type { Product } from "../../../../contract/products";
 import { Badge, type BadgeVariant } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Field, inputClassName } from "../../../components/ui/field";
 import { Spinner } from "../../../components/ui/spinner";
@@ -16,6 +18,7 @@ import { productAuditQuery } from "../api/list-product-audit";
 import { quantityAuditQuery } from "../api/list-quantity-audit";
 import {
   AUDIT_FIELD_LABELS,
+  AUDIT_PAGE,
   type AuditDateRange,
   type AuditFilters,
   auditValue,
@@ -120,31 +123,56 @@ function QuantityChange({ entry }: { entry: QuantityAuditEntry }) {
   );
 }
 
-function ProductChanges({ filters, productId }: { filters: AuditFilters; productId?: number }) {
-  const query = useQuery(productAuditQuery(filters, productId));
+/** 'Show more' while the server may hold more entries than were asked for. */
+function ShowMore({ shown, limit, onMore }: { shown: number; limit: number; onMore: () => void }) {
+  if (shown < limit || limit >= AUDIT_LIMIT_MAX) return null;
+  return (
+    <div className="flex justify-center pt-2">
+      <Button variant="outline" size="sm" onClick={onMore}>
+        Show more
+      </Button>
+    </div>
+  );
+}
+
+interface ListProps {
+  filters: AuditFilters;
+  productId?: number;
+  limit: number;
+  onMore: () => void;
+}
+
+function ProductChanges({ filters, productId, limit, onMore }: ListProps) {
+  const query = useQuery({ ...productAuditQuery({ ...filters, limit }, productId), placeholderData: (prev) => prev });
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed />;
   if (query.data.length === 0) return <Empty>No product changes found</Empty>;
   return (
-    <ul className="flex flex-col gap-2">
-      {query.data.map((e) => (
-        <ProductChange key={e.id} entry={e} />
-      ))}
-    </ul>
+    <>
+      <ul className="flex flex-col gap-2">
+        {query.data.map((e) => (
+          <ProductChange key={e.id} entry={e} />
+        ))}
+      </ul>
+      <ShowMore shown={query.data.length} limit={limit} onMore={onMore} />
+    </>
   );
 }
 
-function QuantityChanges({ filters, productId }: { filters: AuditFilters; productId?: number }) {
-  const query = useQuery(quantityAuditQuery(filters, productId));
+function QuantityChanges({ filters, productId, limit, onMore }: ListProps) {
+  const query = useQuery({ ...quantityAuditQuery({ ...filters, limit }, productId), placeholderData: (prev) => prev });
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed />;
   if (query.data.length === 0) return <Empty>No quantity changes found</Empty>;
   return (
-    <ul className="flex flex-col gap-2">
-      {query.data.map((e) => (
-        <QuantityChange key={e.id} entry={e} />
-      ))}
-    </ul>
+    <>
+      <ul className="flex flex-col gap-2">
+        {query.data.map((e) => (
+          <QuantityChange key={e.id} entry={e} />
+        ))}
+      </ul>
+      <ShowMore shown={query.data.length} limit={limit} onMore={onMore} />
+    </>
   );
 }
 
@@ -162,7 +190,10 @@ function AuditContent({ product }: { product?: AuditDialogProps["product"] }) {
   const [since, setSince] = useState<string | null>(null);
   const users = useQuery(auditUsersQuery());
   const id = useId();
+  const [limits, setLimits] = useState({ changes: AUDIT_PAGE, quantity: AUDIT_PAGE });
   const filters: AuditFilters = { userId, since };
+  const more = (which: "changes" | "quantity") => () =>
+    setLimits((l) => ({ ...l, [which]: Math.min(AUDIT_LIMIT_MAX, l[which] + AUDIT_PAGE) }));
 
   return (
     <div className="flex flex-col gap-4">
@@ -209,10 +240,10 @@ function AuditContent({ product }: { product?: AuditDialogProps["product"] }) {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="changes" className="focus-visible:outline-2 focus-visible:outline-blue-600">
-          <ProductChanges filters={filters} productId={product?.id} />
+          <ProductChanges filters={filters} productId={product?.id} limit={limits.changes} onMore={more("changes")} />
         </Tabs.Content>
         <Tabs.Content value="quantity" className="focus-visible:outline-2 focus-visible:outline-blue-600">
-          <QuantityChanges filters={filters} productId={product?.id} />
+          <QuantityChanges filters={filters} productId={product?.id} limit={limits.quantity} onMore={more("quantity")} />
         </Tabs.Content>
       </Tabs.Root>
     </div>

@@ -10,6 +10,7 @@ import { useProducts } from "../../products/api/list-products";
 import { useSetProductStatus } from "../../products/api/set-product-status";
 import { AddProductDialog } from "../../products/components/add-product-dialog";
 import { EditProductDialog } from "../../products/components/edit-product-dialog";
+import { productNameOf } from "../../products/product-form";
 import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
 import { useFilteredProducts } from "../hooks/use-filtered-products";
 import { FilterBar } from "./filter-bar";
@@ -52,7 +53,7 @@ export function InventoryView() {
       setBusyIds((s) => new Set(s).add(product.id));
       try {
         const updated = await changeStatus({ id: product.id, isActive: next });
-        notify.success(`${updated.product_name} ${updated.is_active ? "enabled" : "disabled"}`);
+        notify.success(`${productNameOf(updated)} ${updated.is_active ? "enabled" : "disabled"}`);
       } catch (err) {
         notify.error(STATUS_FAILED, { description: err instanceof Error ? err.message : undefined });
       } finally {

@@ -5,7 +5,14 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { notify } from "../../notifications/notify";
 import { useCreateProduct } from "../api/create-product";
-import { ADD_FAILED, EMPTY_PRODUCT_FORM, type ProductFormOutput, type ProductFormValues, productFormSchema } from "../product-form";
+import {
+  ADD_FAILED,
+  EMPTY_PRODUCT_FORM,
+  type ProductFormOutput,
+  type ProductFormValues,
+  productFormSchema,
+  productNameOf,
+} from "../product-form";
 import { ProductFormFields } from "./product-form-fields";
 
 const schema = productFormSchema("add");
@@ -37,7 +44,7 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
     setServerError(null);
     try {
       const product = await create.mutateAsync(body);
-      notify.success(`Added ${product.product_name}`);
+      notify.success(`Added ${productNameOf(product)}`);
       onClose();
     } catch (err) {
       setServerError(err instanceof Error && err.message ? err.message : ADD_FAILED);

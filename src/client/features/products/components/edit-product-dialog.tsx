@@ -13,6 +13,7 @@ import {
   type ProductFormOutput,
   type ProductFormValues,
   productFormSchema,
+  productNameOf,
   UPDATE_FAILED,
 } from "../product-form";
 import { ProductFormFields } from "./product-form-fields";
@@ -56,7 +57,7 @@ export function EditProductDialog({ product, onClose }: EditProductDialogProps) 
     setServerError(null);
     try {
       const saved = await update.mutateAsync({ id: product.id, body: { ...body, version: basedOn } });
-      notify.success(`Updated ${saved.product_name}`);
+      notify.success(`Updated ${productNameOf(saved)}`);
       onClose();
     } catch (err) {
       const current = conflictProduct(err);
