@@ -70,6 +70,24 @@ describe("bad input is a 4xx with an {error} body, never a 500", () => {
     }
   });
 
+  it("names the field in plain words when a value is missing or of the wrong type", async () => {
+    const missing = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "someone" } });
+    expect(missing.json()).toEqual({
+      error: "password is required",
+      details: [{ path: "password", message: "password is required" }],
+    });
+    const array = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: "[]", headers: json });
+    expect(array.json().error).toBe("Request body must be an object");
+    const put = (url: string, payload: unknown) =>
+      t.app.inject({ method: "PUT", url, payload: payload as object, headers: { cookie: manager } });
+    expect((await put("/api/auth/users/abc/status", { is_active: true })).json().error).toBe("id must be a number");
+    expect((await put("/api/auth/users/1/status", { is_active: "yes" })).json().error).toBe("is_active must be a boolean");
+    // The contract's own messages stay as they are.
+    expect((await put("/api/auth/users/1/password", { newPassword: "123" })).json().error).toBe(
+      "Password must be at least 6 characters long",
+    );
+  });
+
   it("a body over the limit is a 413", async () => {
     const huge = JSON.stringify({ username: "a", password: "x".repeat(BODY_LIMIT_BYTES) });
     const res = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: huge, headers: json });
@@ -128,9 +146,10 @@ describe("database errors", () => {
       await app.ready();
       const user = await createUser(app.db, { role: "manager" });
       const cookie = await loginAs(app, user.username);
-      // Closing starts at once (new queries fail from here on); on PostgreSQL it completes only
-      // once the app has given back the socket.io adapter's connection, in app.close() below.
+      // PGlite closes at once. On PostgreSQL, ending the pool refuses new queries at once but
+      // completes only once app.close() below gives back the socket.io adapter's connection.
       const closing = database.close();
+      if (database.kind === "pglite") await closing;
       const requests = [
         app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } }),
         app.inject({ method: "GET", url: "/api/auth/users", headers: { cookie } }),

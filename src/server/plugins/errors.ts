@@ -54,6 +54,20 @@ function causeChain(err: unknown): Array<{ code?: unknown; message?: unknown; co
   return chain;
 }
 
+/**
+ * zod's default type messages ("Invalid input: expected string, received undefined") in plain
+ * words naming the field; the contract's own messages are kept as they are.
+ */
+function readableMessage(v: { keyword: string; message?: string; params: Record<string, unknown> }, path: string): string {
+  const message = v.message ?? "Invalid value";
+  if (v.keyword !== "invalid_type" || !message.startsWith("Invalid input")) return message;
+  const field = path.split(".").pop() || "Request body";
+  if (/received undefined$/.test(message)) return `${field} is required`;
+  const expected = typeof v.params.expected === "string" ? v.params.expected : "valid value";
+  const article = /^[aeiou]/.test(expected) ? "an" : "a";
+  return `${field} must be ${article} ${expected}`;
+}
+
 /** One error handler: `{error}` bodies with the contract's status codes; anything unknown is a logged 500. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -61,10 +75,10 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.code(err.statusCode).send({ error: err.message, ...err.extra });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const details = err.validation.map((v) => ({
-        path: v.instancePath.replace(/^\//, "").replaceAll("/", ".") || err.validationContext || "",
-        message: v.message ?? "Invalid value",
-      }));
+      const details = err.validation.map((v) => {
+        const path = v.instancePath.replace(/^\//, "").replaceAll("/", ".");
+        return { path: path || err.validationContext || "", message: readableMessage(v, path) };
+      });
       return reply.code(400).send({ error: details[0]?.message ?? "Invalid request", details });
     }
     if (isResponseSerializationError(err)) {
