@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES, buildApp } from "./app.js";
@@ -220,6 +223,44 @@ describe("CSRF: Origin check on mutating requests", () => {
     } finally {
       await proxied.close();
       await database.close();
+    }
+  });
+});
+
+describe("the built client", () => {
+  it("is served with the one-page fallback, long caching for hashed assets only, and JSON 404s under /api", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "blez-client-"));
+    mkdirSync(join(dir, "assets"));
+    writeFileSync(join(dir, "index.html"), "<!doctype html><title>Blez test client</title>");
+    writeFileSync(join(dir, "assets", "index-AbCd12_-.js"), "console.log(1)");
+    writeFileSync(join(dir, "theme-init.js"), "void 0");
+    const database = await openPglite();
+    const app = await buildApp({ config: testConfig({ CLIENT_DIR: dir }), database, serveClient: true });
+    try {
+      for (const url of ["/", "/inventory", "/users?x=1"]) {
+        const res = await app.inject({ method: "GET", url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body).toContain("Blez test client");
+        expect(res.headers["cache-control"], url).toBe("no-cache");
+      }
+      const asset = await app.inject({ method: "GET", url: "/assets/index-AbCd12_-.js" });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect((await app.inject({ method: "GET", url: "/theme-init.js" })).headers["cache-control"]).toBe("no-cache");
+      for (const [method, url] of [
+        ["GET", "/api"],
+        ["GET", "/api/unknown"],
+        ["GET", "/socket.io"],
+        ["POST", "/inventory"],
+      ] as const) {
+        const res = await app.inject({ method, url });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.json()).toEqual({ error: `Route ${method} ${url} not found` });
+      }
+    } finally {
+      await app.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

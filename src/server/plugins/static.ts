@@ -5,6 +5,12 @@ import type { FastifyInstance } from "fastify";
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blez Inventory</title></head>
 <body><main><h1>Blez Inventory</h1><p>The client has not been built yet. Run <code>npm run build</code>.</p></main></body></html>`;
 
+/** Files under assets/ whose names carry Vite's content hash (e.g. index-Df8zE-l_.js). */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
+
+const isServerPath = (path: string) =>
+  path === "/api" || path.startsWith("/api/") || path === "/socket.io" || path.startsWith("/socket.io/");
+
 /**
  * Serves the built client; any other GET outside /api falls back to index.html (one-page app).
  * Unknown API routes answer a JSON 404 either way.
@@ -13,11 +19,19 @@ export async function staticClient(app: FastifyInstance, opts: { serve: boolean 
   const root = app.config.CLIENT_DIR;
   const built = opts.serve && existsSync(`${root}/index.html`);
   if (built) {
-    await app.register(fastifyStatic, { root, wildcard: false, index: ["index.html"] });
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: ["index.html"],
+      // Vite names built assets by content hash: cache them for good; everything else is revalidated.
+      setHeaders: (reply, path) => {
+        reply.header("cache-control", HASHED_ASSET.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
-    if (request.method !== "GET" || path.startsWith("/api/") || path.startsWith("/socket.io/")) {
+    if (request.method !== "GET" || isServerPath(path)) {
       return reply.code(404).send({ error: `Route ${request.method} ${path} not found` });
     }
     if (!built) return reply.type("text/html").send(PLACEHOLDER);
