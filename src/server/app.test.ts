@@ -32,6 +32,7 @@ describe("bad input is a 4xx with an {error} body, never a 500", () => {
       { payload: "{not json", headers: json, status: 400 },
       { payload: '{"username": "a", "password": ', headers: json, status: 400 },
       { payload: "", headers: json, status: 400 },
+      { payload: "   ", headers: json, status: 400 },
       { payload: "null", headers: json, status: 400 },
       { payload: '"text"', headers: json, status: 400 },
       { payload: "[1, 2]", headers: json, status: 400 },
@@ -89,6 +90,18 @@ describe("bad input is a 4xx with an {error} body, never a 500", () => {
     expect((await put("/api/auth/users/1/password", { newPassword: "123" })).json().error).toBe(
       "Password must be at least 6 characters long",
     );
+  });
+
+  it("an empty JSON body counts as no body: logout works as the client sends it", async () => {
+    const user = await createUser(t.app.db);
+    const cookie = await loginAs(t.app, user.username);
+    const res = await t.app.inject({ method: "POST", url: "/api/auth/logout", headers: { ...json, cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    expect((await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } })).statusCode).toBe(401);
+    const create = await t.app.inject({ method: "POST", url: "/api/auth/users", headers: { ...json, cookie: manager } });
+    expect(create.statusCode).toBe(400);
+    expect(create.json().error).toBe("Request body must be an object");
   });
 
   it("a body over the limit is a 413", async () => {

@@ -10,6 +10,7 @@ import { successSchema } from "../../../contract/errors.js";
 import type { ZodApp } from "../../app.js";
 import { clearSessionCookie, requireActor, SESSION_COOKIE, serviceContext, setSessionCookie } from "../../plugins/auth.js";
 import { currentPermissions, currentUser, login, logout, socketToken } from "./auth.service.js";
+import { timingDummyHash } from "./passwords.js";
 
 const tags = ["auth"];
 const security = [{ session: [] }];
@@ -19,6 +20,8 @@ const signedInOnly = async (request: FastifyRequest) => {
 
 /** Sign-in, sign-out, the current user, permissions and socket tokens (API contract, Auth and users). */
 export async function authRoutes(app: ZodApp): Promise<void> {
+  // Computed once up front, so the first unknown-user sign-in costs no more than any other.
+  await timingDummyHash();
   app.post(
     "/auth/login",
     {
