@@ -153,22 +153,41 @@ test("scanner errors: not found, try again, close", async ({ page }) => {
   await expect(page.getByTestId("scanner-overlay")).toHaveCount(0);
 });
 
+/**
+ * Playwright sends each key only after the page has handled the last one, so a page busy with
+ * a live update would stretch the burst: wait until the new product's live toast is shown and
+ * the page is idle, as a scanner's keys would arrive at their own pace anyway.
+ */
+async function settle(page: Page, product: Product) {
+  await expect(page.getByText(`added a new product: ${product.product_name}`)).toBeVisible();
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
+}
+
 test("a keyboard-wedge scan typed at scanner speed picks the product", async ({ page }) => {
   await signInStreamer(page);
+  await expect(page.getByTestId("live-state")).toHaveText("Live");
   const product = await createProduct(api, { quantity_on_hand: 4 });
+  await settle(page, product);
   await page.getByRole("heading", { name: "Streamer Interface" }).click();
   await page.keyboard.type(`${product.barcode}\n`, { delay: 5 });
   await expect(page.getByTestId("current-product-name")).toHaveText(product.product_name);
   await expect(page.getByTestId("current-stock")).toHaveText("4");
 
   // With SOLD focused, the scan's Enter must not press it.
-  await page.getByRole("button", { name: "SOLD (-1)" }).focus();
   const other = await createProduct(api, { quantity_on_hand: 7 });
+  await settle(page, other);
+  await page.getByRole("button", { name: "SOLD (-1)" }).focus();
   await page.keyboard.type(`${other.barcode}\n`, { delay: 5 });
   await expect(page.getByTestId("current-product-name")).toHaveText(other.product_name);
   await expect(page.getByTestId("current-stock")).toHaveText("7");
   expect(await stockOnServer(product.barcode)).toBe(4);
   expect(await stockOnServer(other.barcode)).toBe(7);
+
+  // Typing in a text field is never a scan.
+  await page.getByRole("button", { name: "Scan Barcode" }).click();
+  await page.getByLabel("Enter barcode manually").pressSequentially(`${product.barcode}`, { delay: 5 });
+  await expect(page.getByLabel("Enter barcode manually")).toHaveValue(product.barcode);
+  await expect(page.getByTestId("current-product-name")).toHaveText(other.product_name);
 });
 
 test("a camera scan from the fake camera finds its product", async () => {

@@ -3,15 +3,33 @@
  * The detector is fed every key press with its time and says when a burst was a scan.
  */
 export interface WedgeOptions {
-  /** Longest gap between two keys of one scan. */
+  /** Longest single gap between two keys of one scan (a slower key starts a new burst). */
   maxGapMs: number;
+  /** Longest average gap over the whole burst, Enter included (scanners: 5-20 ms a key). */
+  maxAverageGapMs: number;
+  /** Codes shorter than this need the stricter average below (a quick "1234" is people's). */
+  shortCodeLength: number;
+  shortCodeMaxAverageGapMs: number;
   /** Shortest code taken as a scan. */
   minLength: number;
   /** The same code again within this time counts once. */
   dedupeMs: number;
 }
 
-export const WEDGE_DEFAULTS: WedgeOptions = { maxGapMs: 50, minLength: 4, dedupeMs: 2000 };
+/**
+ * A person types at 100-250 ms a key and rarely keeps under 100 ms on average for 8 keys or
+ * more; a scanner sends 5-20 ms a key. A busy phone or browser can delay single key events by
+ * 100-250 ms, so late keys are tolerated while the burst stays fast on average (losing a
+ * digit would look up a wrong code). Short codes need a stricter average.
+ */
+export const WEDGE_DEFAULTS: WedgeOptions = {
+  maxGapMs: 300,
+  maxAverageGapMs: 100,
+  shortCodeLength: 8,
+  shortCodeMaxAverageGapMs: 50,
+  minLength: 4,
+  dedupeMs: 2000,
+};
 
 export type WedgeResult =
   /** Not (yet) a scan: let the key do what it normally does. */
@@ -23,6 +41,7 @@ export type WedgeResult =
 
 export class WedgeDetector {
   private buffer = "";
+  private burstStart = 0;
   private lastKeyAt = Number.NEGATIVE_INFINITY;
   private lastScan: { code: string; at: number } | null = null;
   private readonly options: WedgeOptions;
@@ -36,7 +55,9 @@ export class WedgeDetector {
     const fast = time - this.lastKeyAt <= this.options.maxGapMs;
     if (key === "Enter") {
       const code = this.buffer;
-      const complete = fast && code.length >= this.options.minLength;
+      const averageGap = (time - this.burstStart) / Math.max(code.length, 1);
+      const limit = code.length < this.options.shortCodeLength ? this.options.shortCodeMaxAverageGapMs : this.options.maxAverageGapMs;
+      const complete = fast && code.length >= this.options.minLength && averageGap < limit;
       this.reset();
       if (!complete) return { kind: "none" };
       if (this.lastScan && this.lastScan.code === code && time - this.lastScan.at < this.options.dedupeMs) {
@@ -51,7 +72,12 @@ export class WedgeDetector {
       return { kind: "none" };
     }
     // A slow key starts a new burst: only the fast tail before Enter counts.
-    this.buffer = fast ? this.buffer + key : key;
+    if (fast) {
+      this.buffer += key;
+    } else {
+      this.buffer = key;
+      this.burstStart = time;
+    }
     this.lastKeyAt = time;
     return { kind: "none" };
   }
