@@ -78,6 +78,12 @@ describe("apiFetch", () => {
     });
   });
 
+  it("sends no Content-Type without a body", async () => {
+    const res = await apiFetch<{ method: string; contentType?: string }>(`${base}/ok`, { method: "POST" });
+    expect(res.method).toBe("POST");
+    expect(res.contentType).toBeUndefined();
+  });
+
   it("answers null for an empty body", async () => {
     expect(await apiFetch(`${base}/empty`)).toBeNull();
   });

@@ -64,7 +64,12 @@ export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Pro
     response = await fetch(path, {
       method: opts.method ?? "GET",
       credentials: "include",
-      headers: { "Content-Type": "application/json", Accept: "application/json", ...opts.headers },
+      // Content-Type only with a body: a body-less POST (logout) must not claim an empty JSON body.
+      headers: {
+        Accept: "application/json",
+        ...(opts.body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...opts.headers,
+      },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal,
     });
