@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from "../test/test-app.js";
 type UserCount = { count: number; users: OnlineUser[] };
 type User = Awaited<ReturnType<typeof createUser>>;
 
-const AUTH_TIMEOUT_MS = 800;
+const AUTH_TIMEOUT_MS = 1500;
 let t: TestApp;
 let url: string;
 const open: TestSocket[] = [];
@@ -37,8 +37,11 @@ async function waitUntil(check: () => Promise<boolean>) {
   }
 }
 
+/** A user, signed in over HTTP. */
 async function user(role: Role = "inventory"): Promise<User> {
-  return createUser(t.app.db, { role });
+  const u = await createUser(t.app.db, { role });
+  await cookieOf(u);
+  return u;
 }
 
 const cookies = new Map<number, string>();
@@ -67,8 +70,10 @@ async function connect(): Promise<TestSocket> {
 
 /** A connected socket authenticated as `u`. */
 async function online(u: User): Promise<TestSocket> {
+  // The token first: the unauthenticated-socket timeout runs from the connection on.
+  const token = await tokenFor(u);
   const s = await connect();
-  s.authenticate(await tokenFor(u));
+  s.authenticate(token);
   await s.next("authenticated");
   return s;
 }
@@ -78,8 +83,9 @@ const countIs = (n: number) => (p: UserCount) => p.count === n;
 describe("authentication", () => {
   it("accepts a fresh token and answers with the user", async () => {
     const u = await user("manager");
+    const token = await tokenFor(u);
     const s = await connect();
-    s.authenticate(await tokenFor(u));
+    s.authenticate(token);
     expect(await s.next("authenticated")).toEqual({ user: { id: u.id, username: u.username, role: "manager" } });
     expect(s.names).not.toContain("auth_error");
   });
@@ -131,10 +137,11 @@ describe("authentication", () => {
 
   it("lets a refused socket try again with a new token", async () => {
     const u = await user();
+    const token = await tokenFor(u);
     const s = await connect();
     s.authenticate("stale");
     await s.next("auth_error");
-    s.authenticate(await tokenFor(u));
+    s.authenticate(token);
     expect(await s.next("authenticated")).toMatchObject({ user: { id: u.id } });
   });
 
@@ -147,8 +154,9 @@ describe("authentication", () => {
 
 describe("unauthenticated sockets", () => {
   it("receive no inventory or presence events and are dropped after the timeout", async () => {
+    const [first, second] = [await user(), await user()];
     const stranger = await connect();
-    const member = await online(await user());
+    const member = await online(first);
     await member.next<UserCount>("user_count", countIs(1));
     t.app.events.emit("inventory_update", {
       type: "quantity_changed",
@@ -158,7 +166,7 @@ describe("unauthenticated sockets", () => {
     });
     await member.next("inventory_update");
     // Presence changes while the stranger waits.
-    const other = await online(await user());
+    const other = await online(second);
     await member.next<UserCount>("user_count", countIs(2));
     other.close();
     await member.next<UserCount>(
