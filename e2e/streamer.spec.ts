@@ -136,6 +136,40 @@ test("disabled products: refused when scanned, dropped from recents when disable
   await expect(page.getByTestId("recent-products")).not.toContainText(later.product_name);
 });
 
+test("a recent product disabled while the live connection was down warns on click and leaves the list", async ({ page }) => {
+  // No live connection: the list cannot learn about the change before the click.
+  await page.route("**/socket.io/**", (route) => route.abort());
+  await signInStreamer(page);
+  const stale = await createProduct(api);
+  const other = await createProduct(api);
+  await lookUp(page, stale.barcode);
+  await lookUp(page, other.barcode);
+  const recent = page.getByTestId("recent-products");
+  await expect(recent.getByRole("button")).toHaveCount(2);
+  await api.put(`/api/products/${stale.id}/status`, { data: { is_active: false } });
+
+  await recent.getByRole("button", { name: new RegExp(stale.product_name) }).click();
+  await expect(page.getByText("This product has been disabled and can no longer be used.")).toBeVisible();
+  await expect(recent.getByRole("button")).toHaveCount(1);
+  await expect(recent).not.toContainText(stale.product_name);
+  await expect(page.getByTestId("current-product")).toHaveCount(0);
+});
+
+test("after the connection comes back, what changed meanwhile is shown", async ({ page, context }) => {
+  await signInStreamer(page);
+  await expect(page.getByTestId("live-state")).toHaveText("Live");
+  const product = await createProduct(api, { quantity_on_hand: 10 });
+  await lookUp(page, product.barcode);
+  await expect(page.getByTestId("current-stock")).toHaveText("10");
+
+  await context.setOffline(true);
+  await expect(page.getByTestId("live-state")).toHaveText("Offline");
+  await api.put(`/api/products/${product.id}/quantity`, { data: { quantity_change: -3, reason: "Manual adjustment" } });
+  await context.setOffline(false);
+  await expect(page.getByTestId("live-state")).toHaveText("Live", { timeout: 20_000 });
+  await expect(page.getByTestId("current-stock")).toHaveText("7");
+});
+
 test("scanner errors: not found, try again, close", async ({ page }) => {
   await signInStreamer(page);
   const missing = uniqueEan13();
