@@ -327,6 +327,13 @@ describe("revoked accounts", () => {
 });
 
 describe("shutdown", () => {
+  it("an app closed right after it started ends its database (the adapter's LISTEN connection is given back)", async () => {
+    for (let i = 0; i < 3; i++) {
+      const quick = await createTestApp();
+      await quick.close();
+    }
+  });
+
   it("closes promptly with polling and websocket clients connected", async () => {
     const other = await createTestApp({ SOCKET_AUTH_TIMEOUT_MS: 60_000 });
     const otherUrl = await other.app.listen({ port: 0, host: "127.0.0.1" });

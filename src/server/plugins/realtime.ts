@@ -1,10 +1,10 @@
 import { createAdapter } from "@socket.io/postgres-adapter";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { Pool, PoolClient } from "pg";
 import { Server, type Socket } from "socket.io";
 import type { ClientToServerEvents, InventoryUpdate, ServerToClientEvents } from "../../contract/events.js";
 import type { ServerEvents } from "../events.js";
+import { poolIdle, watchedAdapterPool } from "../modules/realtime/adapter-pool.js";
 import { AUTHENTICATED_ROOM, type Presence, presenceOf, type SocketData, userRoom } from "../modules/realtime/presence.js";
 import { AUTH_ERROR_MESSAGES, authenticateSocket, MAX_AUTH_ATTEMPTS } from "../modules/realtime/socket-auth.js";
 
@@ -47,55 +47,16 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     maxHttpBufferSize: MAX_CLIENT_MESSAGE_BYTES,
   });
   const pool = app.database.kind === "postgres" ? app.database.pool : undefined;
-  // The adapter takes one pooled connection for LISTEN, asynchronously, and only gives it back
-  // on close once it has finished setting it up. Closing before then would leave that connection
-  // checked out for good, and ending the pool would wait for it forever: so we watch it.
-  const listener = { ready: Promise.resolve() as Promise<unknown>, client: undefined as PoolClient | undefined, released: false };
-  if (pool) {
-    const adapterPool = {
-      connect: () => {
-        const connecting = pool.connect().then((client) => {
-          listener.client = client;
-          listener.released = false;
-          const { query, release } = client;
-          // Watch the adapter's LISTEN queries; give the client back to the pool as it was.
-          client.query = ((...args: Parameters<PoolClient["query"]>) => {
-            const result = (query as (...a: unknown[]) => unknown).apply(client, args);
-            if (result instanceof Promise) listener.ready = result.catch(() => {});
-            return result;
-          }) as PoolClient["query"];
-          client.release = (err?: Error | boolean) => {
-            listener.released = true;
-            client.query = query;
-            client.release = release;
-            return release.call(client, err);
-          };
-          return client;
-        });
-        listener.ready = connecting.catch(() => {});
-        return connecting;
-      },
-      query: (text: string, values?: unknown[]) => pool.query(text, values),
-    } as unknown as Pool;
+  const watched = pool ? watchedAdapterPool(pool) : undefined;
+  if (pool && watched) {
     io.adapter(
-      createAdapter(adapterPool, {
+      createAdapter(watched.adapterPool, {
         errorHandler: (err) => app.log.warn({ err }, "socket.io PostgreSQL adapter error"),
       }),
     );
-    await listenerSettled();
+    await watched.settled();
   }
   app.decorate("io", io);
-
-  /** Until the adapter's LISTEN connection is connected and listening (or failed). */
-  async function listenerSettled() {
-    for (;;) {
-      const ready = listener.ready;
-      await ready;
-      // The adapter records the connection as its own right after its LISTEN answers.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (listener.ready === ready) return;
-    }
-  }
 
   let closing = false;
   let lastKey: string | null = null;
@@ -255,21 +216,10 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
 
   app.addHook("onClose", async () => {
     await queue;
-    await listenerSettled();
+    await watched?.settled();
     // Tells the other processes this one is gone and gives back the adapter's LISTEN connection.
     io.of("/").adapter.close();
-    if (listener.client && !listener.released) {
-      listener.client.removeAllListeners("end");
-      listener.client.release(true);
-    }
-    if (pool) await settled(pool);
+    watched?.releaseIfHeld();
+    if (pool) await poolIdle(pool);
   });
 });
-
-/** Waits (briefly) for the pool's queries in flight, e.g. the adapter's goodbye notice, before the pool is ended. */
-async function settled(pool: { totalCount: number; idleCount: number; waitingCount: number }) {
-  const deadline = Date.now() + 1_000;
-  while ((pool.totalCount > pool.idleCount || pool.waitingCount > 0) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
