@@ -201,6 +201,26 @@ test.describe("live", () => {
   });
 });
 
+test.describe("session ended elsewhere", () => {
+  test("disabling or resetting the password of a signed-in user signs them out at once", async ({ page, browser }) => {
+    const user = await createUser(api, "streamer");
+    await signIn(page, user);
+    await expect(page.getByTestId("live-state")).toHaveText("Live");
+    await api.put(`/api/auth/users/${user.id}/status`, { data: { is_active: false } });
+    await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+
+    const other = await createUser(api, "inventory");
+    const b = await newSignedInPage(browser, other);
+    try {
+      await expect(b.page.getByTestId("live-state")).toHaveText("Live");
+      await api.put(`/api/auth/users/${other.id}/password`, { data: { newPassword: "a-new-password-1" } });
+      await expect(b.page.getByRole("button", { name: "Login" })).toBeVisible();
+    } finally {
+      await b.context.close();
+    }
+  });
+});
+
 test.describe("accessibility and layout", () => {
   for (const theme of ["light", "dark"] as const) {
     test(`login and streamer views have no axe violations (${theme})`, async ({ page }, testInfo) => {
