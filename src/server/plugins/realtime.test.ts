@@ -4,6 +4,7 @@ import type { InventoryUpdate, OnlineUser } from "../../contract/events.js";
 import type { Role } from "../../contract/permissions.js";
 import type { Product } from "../../contract/products.js";
 import { socketTokens, users } from "../db/schema.js";
+import { MAX_AUTH_ATTEMPTS } from "../modules/realtime/socket-auth.js";
 import { TestSocket } from "../modules/realtime/socket-client.test-support.js";
 import { createUser, loginAs } from "../test/factories.js";
 import { createTestApp, type TestApp } from "../test/test-app.js";
@@ -143,6 +144,17 @@ describe("authentication", () => {
     await s.next("auth_error");
     s.authenticate(token);
     expect(await s.next("authenticated")).toMatchObject({ user: { id: u.id } });
+  });
+
+  it("drops a socket after too many failed attempts", async () => {
+    const s = await connect();
+    for (let i = 0; i < MAX_AUTH_ATTEMPTS; i++) {
+      s.authenticate(`guess-${i}`);
+      await s.next("auth_error", () => s.names.filter((n) => n === "auth_error").length > i);
+    }
+    s.authenticate("one-more");
+    expect(await s.next("disconnect")).toBe("io server disconnect");
+    expect(s.names.filter((n) => n === "auth_error")).toHaveLength(MAX_AUTH_ATTEMPTS);
   });
 
   it("upgrades from polling to websocket", async () => {
