@@ -16,9 +16,18 @@ test.afterAll(async () => {
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 
+/**
+ * Other tests running in parallel make live changes, and their toasts stack over the top-right
+ * of the page. They stay visible (and are scanned by axe) but let clicks through to what is below.
+ */
+async function letLiveToastsPassClicks(page: Page) {
+  await page.addStyleTag({ content: 'section[aria-label^="Live updates"] { pointer-events: none !important; }' });
+}
+
 async function openCsvDialog(page: Page) {
   const user = await createUser(api, "inventory");
   await signIn(page, user);
+  await letLiveToastsPassClicks(page);
   await page.getByRole("button", { name: "Import/Export CSV" }).click();
   const dialog = page.getByRole("dialog", { name: "Import/Export CSV" });
   await expect(dialog).toBeVisible();

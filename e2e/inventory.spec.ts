@@ -13,9 +13,18 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
+/**
+ * Other tests running in parallel make live changes, and their toasts stack over the top-right
+ * of the page. They stay visible (and are scanned by axe) but let clicks through to what is below.
+ */
+async function letLiveToastsPassClicks(page: Page) {
+  await page.addStyleTag({ content: 'section[aria-label^="Live updates"] { pointer-events: none !important; }' });
+}
+
 async function openInventory(page: Page, role: "manager" | "inventory" = "manager") {
   const user = await createUser(api, role);
   await signIn(page, user);
+  await letLiveToastsPassClicks(page);
   await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
   await expect(page.getByText("Loading products...")).toHaveCount(0);
   return user;
@@ -372,6 +381,7 @@ test("scan to add: a known barcode says so and offers to edit it", async () => {
 
 for (const theme of ["light", "dark"] as const) {
   test(`no accessibility violations in the ${theme} theme`, async ({ page }) => {
+    test.setTimeout(120_000);
     await page.addInitScript((t) => localStorage.setItem("blez-theme", t), theme);
     const product = await createProduct(api, { quantity_on_hand: 3 });
     await createProduct(api, { quantity_on_hand: 2, is_active: false });
