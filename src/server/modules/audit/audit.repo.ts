@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { AuditUser, ProductAuditAction, ProductAuditEntry, QuantityAuditEntry, TransactionType } from "../../../contract/audit.js";
 import type { Db } from "../../db/client.js";
 import { productAudit, quantityAudit, users } from "../../db/schema.js";
@@ -56,7 +56,8 @@ function conditions(table: typeof productAudit | typeof quantityAudit, f: AuditF
   if (f.productId !== undefined) parts.push(eq(table.productId, f.productId));
   if (f.userId !== undefined) parts.push(eq(table.userId, f.userId));
   if (f.since) parts.push(gte(table.timestamp, f.since));
-  if (f.until) parts.push(lte(table.timestamp, f.until));
+  // Stored times carry microseconds, answers show milliseconds: `until` includes its whole millisecond.
+  if (f.until) parts.push(lt(table.timestamp, new Date(f.until.getTime() + 1)));
   return parts.length > 0 ? and(...parts) : undefined;
 }
 

@@ -1,4 +1,4 @@
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_LIMIT_DEFAULT, auditUserSchema, productAuditEntrySchema, quantityAuditEntrySchema } from "../../../contract/audit.js";
@@ -268,6 +268,17 @@ describe("filters, paging and order", () => {
       await get(`/api/audit/quantity/${pid}?since=${since}&until=${until}&user_id=${userIds.manager}&limit=2&offset=1`)
     ).json();
     expect(notesOf(combined)).toEqual(["n=12", "n=10"]);
+  });
+
+  it("includes an entry in the millisecond `until` names, though stored times carry microseconds", async () => {
+    const id = await insertProduct("Micro");
+    await entryAt(id, userIds.manager, at(900), 1);
+    await app.db.execute(sql`update quantity_audit set timestamp = timestamp + interval '700 microseconds' where product_id = ${id}`);
+    const [entry] = (await get(`/api/audit/quantity/${id}`)).json();
+    expect(entry.timestamp).toBe(at(900).toISOString());
+    expect((await get(`/api/audit/quantity/${id}?until=${entry.timestamp}`)).json()).toHaveLength(1);
+    expect((await get(`/api/audit/quantity/${id}?since=${entry.timestamp}`)).json()).toHaveLength(1);
+    expect((await get(`/api/audit/quantity/${id}?until=${new Date(at(900).getTime() - 1).toISOString()}`)).json()).toEqual([]);
   });
 
   it("refuses invalid filters with 400", async () => {
