@@ -11,6 +11,9 @@ import { DB_UNAVAILABLE } from "./plugins/errors.js";
 import { createUser, loginAs, signedIn, TEST_PASSWORD } from "./test/factories.js";
 import { createTestApp, createTestDatabase, type TestApp } from "./test/test-app.js";
 
+/** For tests that open a second database: its migrations alone can take a while on a busy machine. */
+const SECOND_APP = { timeout: 120_000 };
+
 /** Cross-cutting behaviour of the whole app: errors, CSRF check, headers, docs, 404s, database down. */
 
 let t: TestApp;
@@ -127,7 +130,7 @@ describe("bad input is a 4xx with an {error} body, never a 500", () => {
 });
 
 describe("database errors", () => {
-  it("maps a unique violation to 409 and a refused value to 400", async () => {
+  it("maps a unique violation to 409 and a refused value to 400", SECOND_APP, async () => {
     const { database, drop } = await createTestDatabase();
     const app = await buildApp({ config: testConfig(), database, serveClient: false });
     // Real statements against the real database, reaching the real error handler.
@@ -155,7 +158,7 @@ describe("database errors", () => {
     }
   });
 
-  it("answers 503 when the database is down", async () => {
+  it("answers 503 when the database is down", SECOND_APP, async () => {
     const { database, drop } = await createTestDatabase();
     const app = await buildApp({ config: testConfig(), database, serveClient: false });
     try {
@@ -223,7 +226,7 @@ describe("CSRF: Origin check on mutating requests", () => {
     expect(get.statusCode).toBe(200);
   });
 
-  it("compares with X-Forwarded-Host only behind a trusted proxy", async () => {
+  it("compares with X-Forwarded-Host only behind a trusted proxy", SECOND_APP, async () => {
     const headers = { host: "127.0.0.1:3000", "x-forwarded-host": "shop.example", origin: "https://shop.example" };
     const direct = await t.app.inject({ method: "POST", url: "/api/auth/logout", headers });
     expect(direct.statusCode).toBe(403);
@@ -241,7 +244,7 @@ describe("CSRF: Origin check on mutating requests", () => {
 });
 
 describe("the built client", () => {
-  it("is served with the one-page fallback, long caching for hashed assets only, and JSON 404s under /api", async () => {
+  it("is served with the one-page fallback, long caching for hashed assets only, and JSON 404s under /api", SECOND_APP, async () => {
     const dir = mkdtempSync(join(tmpdir(), "blez-client-"));
     mkdirSync(join(dir, "assets"));
     writeFileSync(join(dir, "index.html"), "<!doctype html><title>Blez test client</title>");

@@ -13,6 +13,9 @@ import { consumeSocketToken } from "../realtime/socket-tokens.repo.js";
 import { TOO_MANY_ATTEMPTS } from "./auth.service.js";
 import { hashToken } from "./sessions.repo.js";
 
+/** For tests that open a second database: its migrations alone can take a while on a busy machine. */
+const SECOND_APP = { timeout: 120_000 };
+
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MAX_FAILURES = 4;
 
@@ -189,7 +192,7 @@ describe("login rate limit", () => {
     expect((await login({ username: user.username, password: TEST_PASSWORD }, { remoteAddress: ip })).statusCode).toBe(200);
   });
 
-  it("is kept in the database, so another server instance on it counts the same failures", async () => {
+  it("is kept in the database, so another server instance on it counts the same failures", SECOND_APP, async () => {
     const second = await buildApp({
       config: testConfig({ LOGIN_MAX_FAILURES: MAX_FAILURES }),
       database: t.database,
@@ -339,7 +342,7 @@ describe("sessions", () => {
     expect(refreshed?.maxAge).toBe(12 * 3600);
   });
 
-  it("follow SESSION_TTL_HOURS and COOKIE_SECURE", async () => {
+  it("follow SESSION_TTL_HOURS and COOKIE_SECURE", SECOND_APP, async () => {
     // Only the configuration matters here: an embedded database keeps this second app cheap.
     const database = await openPglite();
     const app = await buildApp({ config: testConfig({ SESSION_TTL_HOURS: 0.5, COOKIE_SECURE: true }), database, serveClient: false });

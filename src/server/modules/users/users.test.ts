@@ -11,6 +11,9 @@ import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { issueSocketToken } from "../realtime/socket-tokens.repo.js";
 import { ensureFirstAdmin } from "./bootstrap.js";
 
+/** For tests that open a second database: its migrations alone can take a while on a busy machine. */
+const SECOND_APP = { timeout: 120_000 };
+
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PROTECTED = "This account is protected and can only be modified by other super administrators.";
 
@@ -335,7 +338,7 @@ describe("ensureFirstAdmin", () => {
     return { log: log as never, lines };
   };
 
-  it("creates a super_admin with a generated password printed once (never to the log); a second call does nothing", async () => {
+  it("generates the password, prints it once (never logs it); a second call does nothing", SECOND_APP, async () => {
     const fresh = await createTestApp();
     try {
       const printed: string[] = [];
@@ -366,7 +369,7 @@ describe("ensureFirstAdmin", () => {
     }
   });
 
-  it("uses ADMIN_PASSWORD when set and prints nothing; two starts at once create one admin", async () => {
+  it("uses ADMIN_PASSWORD when set and prints nothing; two starts at once create one admin", SECOND_APP, async () => {
     const fresh = await createTestApp();
     try {
       const printed: string[] = [];
@@ -391,7 +394,7 @@ describe("ensureFirstAdmin", () => {
     }
   });
 
-  it("with generated passwords, two starts at once print exactly one password, the one that works", async () => {
+  it("two starts at once print exactly one generated password, the one that works", SECOND_APP, async () => {
     const fresh = await createTestApp();
     try {
       const printed: string[] = [];
