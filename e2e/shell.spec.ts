@@ -242,7 +242,7 @@ test.describe("accessibility and layout", () => {
       await page.getByRole("button", { name: "Scan Barcode" }).click();
       await expect(page.getByRole("button", { name: "Look Up Product" })).toBeVisible();
       await expectNoAxeViolations(page);
-      await page.getByRole("button", { name: "Close" }).click();
+      await page.getByRole("button", { name: "Close", exact: true }).click();
 
       await page.screenshot({ path: testInfo.outputPath(`streamer-${theme}-desktop.png`), fullPage: true });
     });

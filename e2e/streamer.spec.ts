@@ -53,7 +53,6 @@ test("manual entry: SOLD and ADD take the server's stock, undo reverts the last 
 
   await expect(page.getByText(`Added 1: ${product.product_name} (11 in stock)`)).toBeVisible();
   await page.getByRole("button", { name: "Undo" }).click();
-  await expect(page.getByText(`Undone: ${product.product_name} is back to 10`)).toBeVisible();
   await expect(card.getByTestId("current-stock")).toHaveText("10");
   await expect.poll(() => stockOnServer(product.barcode)).toBe(10);
 
@@ -92,7 +91,7 @@ test("low stock at 5, SOLD disabled at 0", async ({ page }) => {
   await expect(page.getByTestId("current-stock")).toHaveText("0");
   await expect(sold).toBeDisabled();
   await expect(page.getByRole("button", { name: "ADD (+1)" })).toBeEnabled();
-  expect(await stockOnServer(last.barcode)).toBe(0);
+  await expect.poll(() => stockOnServer(last.barcode)).toBe(0);
 });
 
 test("recent products: newest first, click makes current, at most 5", async ({ page }) => {
