@@ -25,7 +25,10 @@ export const configSchema = z.object({
   TRUST_PROXY: flag,
   COOKIE_SECURE: flag,
   /** The built client to serve (tests point this at their own build). */
-  CLIENT_DIR: z.string().min(1).default(fileURLToPath(new URL("../../dist/client", import.meta.url))),
+  CLIENT_DIR: z
+    .string()
+    .min(1)
+    .default(fileURLToPath(new URL("../../dist/client", import.meta.url))),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Failed logins allowed per client address and username within LOGIN_WINDOW_MINUTES before 429. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
