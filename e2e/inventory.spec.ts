@@ -369,14 +369,35 @@ test("scan to add: a known barcode says so and offers to edit it", async () => {
     const page = await browser.newPage({ baseURL: E2E_BASE_URL });
     await openInventory(page);
     await page.getByRole("button", { name: "Scan to Add Product" }).click();
-    const known = page.getByRole("dialog", { name: "Product already in inventory" });
-    await expect(known).toBeVisible({ timeout: 20_000 });
-    await expect(known).toContainText(product.product_name);
-    await known.getByRole("button", { name: "Edit Product" }).click();
+    const scanner = page.getByRole("dialog", { name: "Scan to Add Product" });
+    await expect(scanner.getByText("Product already in inventory")).toBeVisible({ timeout: 20_000 });
+    await expect(scanner).toContainText(product.product_name);
+    await scanner.getByRole("button", { name: "Edit Product" }).click();
+    await expect(scanner).toHaveCount(0);
     await expect(page.getByRole("dialog", { name: "Edit Product" }).getByLabel("Barcode *")).toHaveValue(product.barcode);
   } finally {
     await browser.close();
   }
+});
+
+test("scan to add by typing: a known barcode, 'Scan Another Product', then a new one", async ({ page }) => {
+  const product = await createProduct(api);
+  await openInventory(page);
+  await page.getByRole("button", { name: "Scan to Add Product" }).click();
+  const scanner = page.getByRole("dialog", { name: "Scan to Add Product" });
+  const manual = scanner.getByLabel("Enter barcode manually");
+  await manual.fill(product.barcode);
+  await scanner.getByRole("button", { name: "Look Up Product" }).click();
+  await expect(scanner.getByText("Product already in inventory")).toBeVisible();
+  await expect(scanner).toContainText(product.product_name);
+
+  await scanner.getByRole("button", { name: "Scan Another Product" }).click();
+  await expect(manual).toHaveValue("");
+  const barcode = uniqueEan13();
+  await manual.fill(barcode);
+  await scanner.getByRole("button", { name: "Look Up Product" }).click();
+  await expect(scanner).toHaveCount(0);
+  await expect(page.getByRole("dialog", { name: "Add New Product" }).getByLabel("Barcode *")).toHaveValue(barcode);
 });
 
 for (const theme of ["light", "dark"] as const) {

@@ -2,7 +2,6 @@ import { ClipboardList, FileSpreadsheet, PackagePlus, ScanLine } from "lucide-re
 import { lazy, Suspense, useCallback, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications/notify";
@@ -27,7 +26,6 @@ type Modal =
   | { kind: "add"; barcode?: string }
   | { kind: "edit"; product: Product }
   | { kind: "scan" }
-  | { kind: "known"; product: Product }
   | { kind: "csv" }
   | { kind: "audit"; product?: Product };
 
@@ -150,34 +148,12 @@ export function InventoryView() {
 
       {modal.kind === "add" ? <AddProductDialog onClose={close} initialBarcode={modal.barcode} /> : null}
       {modal.kind === "edit" ? <EditProductDialog product={modal.product} onClose={close} /> : null}
-      {modal.kind === "known" ? (
-        <Dialog
-          open
-          onOpenChange={(open) => {
-            if (!open) close();
-          }}
-          title="Product already in inventory"
-          footer={
-            <>
-              <Button variant="secondary" onClick={close}>
-                Close
-              </Button>
-              <Button onClick={() => setModal({ kind: "edit", product: modal.product })}>Edit Product</Button>
-            </>
-          }
-        >
-          <p>
-            A product with barcode <span className="font-mono font-semibold">{modal.product.barcode}</span> already exists:{" "}
-            <strong>{modal.product.product_name}</strong> ({modal.product.vendor}). You can edit it instead.
-          </p>
-        </Dialog>
-      ) : null}
       <Suspense fallback={null}>
         {modal.kind === "scan" ? (
           <ScannerOverlay
             mode="add"
             onClose={close}
-            onFound={(product) => setModal({ kind: "known", product })}
+            onFound={(product) => setModal({ kind: "edit", product })}
             onNotFound={(barcode) => setModal({ kind: "add", barcode })}
           />
         ) : null}

@@ -11,7 +11,10 @@ import { CameraView } from "./camera-view";
 export interface ScannerOverlayProps {
   mode: "lookup" | "add";
   onClose: () => void;
-  /** A product was found for the scanned or typed barcode. */
+  /**
+   * Lookup mode: a product was found for the scanned or typed barcode (the caller usually
+   * closes the overlay). Add mode: the user chose to edit the product that already has it.
+   */
   onFound: (product: Product) => void;
   /** Add mode: no product has this barcode, so it can be added. */
   onNotFound?: (barcode: string) => void;
@@ -39,7 +42,8 @@ export function ScannerOverlay({ mode, onClose, onFound, onNotFound }: ScannerOv
         const product = await lookupBarcode(barcode);
         if (product) {
           setPhase({ kind: "success", product });
-          onFound(product);
+          // In add mode the success view says the barcode is taken and offers the product.
+          if (mode === "lookup") onFound(product);
         } else if (mode === "add" && onNotFound) {
           setPhase({ kind: "scanning" });
           onNotFound(barcode);
@@ -115,14 +119,22 @@ export function ScannerOverlay({ mode, onClose, onFound, onNotFound }: ScannerOv
         {phase.kind === "success" ? (
           <div className="flex flex-col items-center gap-3 py-4 text-center" role="status">
             <CheckCircle2 aria-hidden="true" className="h-12 w-12 text-green-700 dark:text-green-400" />
-            <p className="text-lg font-bold">Product found</p>
+            <p className="text-lg font-bold">{mode === "add" ? "Product already in inventory" : "Product found"}</p>
             <p className="text-base">{phase.product.product_name}</p>
             <p className="text-sm text-gray-700 dark:text-gray-300">
-              {phase.product.vendor} · {phase.product.barcode} · Stock {phase.product.quantity_on_hand}
+              {phase.product.vendor} · <span className="font-mono">{phase.product.barcode}</span> · Stock {phase.product.quantity_on_hand}
             </p>
-            <Button size="lg" onClick={scanAgain}>
-              Scan Another Product
-            </Button>
+            {mode === "add" ? <p className="text-sm">A product with this barcode already exists. You can edit it instead.</p> : null}
+            <div className="flex flex-wrap justify-center gap-2">
+              <Button size="lg" onClick={scanAgain}>
+                Scan Another Product
+              </Button>
+              {mode === "add" ? (
+                <Button size="lg" variant="secondary" onClick={() => onFound(phase.product)}>
+                  Edit Product
+                </Button>
+              ) : null}
+            </div>
           </div>
         ) : null}
 
