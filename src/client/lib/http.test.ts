@@ -2,7 +2,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, apiFetch, NETWORK_ERROR_MESSAGE, normaliseError, TIMEOUT_ERROR_MESSAGE, UNEXPECTED_ERROR_MESSAGE } from "./http";
+import {
+  ApiError,
+  apiFetch,
+  loadErrorText,
+  NETWORK_ERROR_MESSAGE,
+  normaliseError,
+  TIMEOUT_ERROR_MESSAGE,
+  UNEXPECTED_ERROR_MESSAGE,
+} from "./http";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 const routes = new Map<string, Handler>();
@@ -158,5 +166,14 @@ describe("normaliseError", () => {
   it("passes an ApiError through unchanged", () => {
     const err = new ApiError("x", { status: 401 });
     expect(normaliseError(err)).toBe(err);
+  });
+});
+
+describe("loadErrorText", () => {
+  it("shows the error's text in place of a list, else 'An error occurred'", () => {
+    expect(loadErrorText(new ApiError("HTTP 500 Error"))).toBe("HTTP 500 Error");
+    expect(loadErrorText(new Error(""))).toBe("An error occurred");
+    expect(loadErrorText({ message: { nested: true } })).toBe("An error occurred");
+    expect(loadErrorText(null)).toBe("An error occurred");
   });
 });

@@ -25,6 +25,13 @@ export const NETWORK_ERROR_MESSAGE = "Network error. Please check your connectio
 export const TIMEOUT_ERROR_MESSAGE = "Request timeout. Please try again.";
 export const UNEXPECTED_ERROR_MESSAGE = "An unexpected error occurred";
 
+export const LOAD_ERROR_FALLBACK = "An error occurred";
+
+/** What a list shows in its place when loading failed: the error's text, else 'An error occurred'. */
+export function loadErrorText(err: { message?: unknown } | null): string {
+  return typeof err?.message === "string" && err.message.trim() ? err.message : LOAD_ERROR_FALLBACK;
+}
+
 /** Message from an error body: field `error`, else `message`, else 'HTTP {status} Error'. */
 export function messageFromBody(data: unknown, status: number): string {
   if (data && typeof data === "object") {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorText, toastDuration, UNKNOWN_ERROR_MESSAGE } from "./notify";
+import { errorText, NON_TEXT_ERROR_MESSAGE, toastDuration, UNKNOWN_ERROR_MESSAGE } from "./notify";
 
 describe("notify", () => {
   it("an empty error reads 'An unknown error occurred'", () => {
@@ -10,6 +10,12 @@ describe("notify", () => {
     expect(errorText(null)).toBe("An unknown error occurred");
     expect(errorText(new Error("Insufficient stock"))).toBe("Insufficient stock");
     expect(errorText("Failed to update quantity")).toBe("Failed to update quantity");
+  });
+
+  it("an error that is not text reads 'Error occurred'", () => {
+    expect(NON_TEXT_ERROR_MESSAGE).toBe("Error occurred");
+    expect(errorText({ code: 42 })).toBe("Error occurred");
+    expect(errorText(42)).toBe("Error occurred");
   });
 
   it("0 or less means no auto-dismiss", () => {

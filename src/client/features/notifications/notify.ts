@@ -4,17 +4,20 @@ import { TOAST_DURATION_MS } from "../../../contract/rules";
 export type ToastType = keyof typeof TOAST_DURATION_MS;
 
 export const UNKNOWN_ERROR_MESSAGE = "An unknown error occurred";
+/** For an error that is neither text nor an Error (spec section 8's non-text fallback). */
+export const NON_TEXT_ERROR_MESSAGE = "Error occurred";
 
 /** 0 or less means no auto-dismiss (spec section 9). */
 export function toastDuration(ms: number): number {
   return ms <= 0 ? Number.POSITIVE_INFINITY : ms;
 }
 
-/** Text of anything thrown or passed as an error; empty -> 'An unknown error occurred'. */
+/** Text of anything thrown or passed as an error; empty -> 'An unknown error occurred', not text -> 'Error occurred'. */
 export function errorText(error: unknown): string {
+  if (error === null || error === undefined) return UNKNOWN_ERROR_MESSAGE;
   if (typeof error === "string") return error.trim() ? error : UNKNOWN_ERROR_MESSAGE;
   if (error instanceof Error) return error.message.trim() ? error.message : UNKNOWN_ERROR_MESSAGE;
-  return UNKNOWN_ERROR_MESSAGE;
+  return NON_TEXT_ERROR_MESSAGE;
 }
 
 function show(type: ToastType, message: string, options?: ExternalToast) {

@@ -3,6 +3,7 @@ import { lazy, Suspense, useCallback, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
+import { loadErrorText } from "../../../lib/http";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications/notify";
 import { useProducts } from "../../products/api/list-products";
@@ -103,7 +104,7 @@ export function InventoryView() {
           role="alert"
           className="rounded-lg border border-red-300 bg-red-50 p-4 font-medium text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
         >
-          {products.error.message}
+          {loadErrorText(products.error)}
         </p>
       ) : total === 0 ? (
         <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-gray-400 p-10 text-center dark:border-gray-600">

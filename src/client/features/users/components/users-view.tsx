@@ -4,6 +4,7 @@ import type { Role } from "../../../../contract/permissions";
 import type { User } from "../../../../contract/users";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
+import { loadErrorText } from "../../../lib/http";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications/notify";
 import { useUsers } from "../api/list-users";
@@ -95,7 +96,7 @@ function UserManagementContent({ viewer }: { viewer: UserManagementProps["viewer
       ) : users.isError ? (
         <div className="flex flex-col items-center gap-3 rounded-xl border border-red-200 bg-white p-6 text-center dark:border-red-900 dark:bg-gray-900">
           <p role="alert" className="font-medium text-red-800 dark:text-red-200">
-            {users.error.message}
+            {loadErrorText(users.error)}
           </p>
           <Button variant="outline" onClick={() => void users.refetch()} disabled={users.isFetching}>
             <RefreshCw aria-hidden="true" className="h-4 w-4" />
