@@ -3,13 +3,9 @@ import { Dialog as DialogPrimitive } from "radix-ui";
 import type { ReactNode } from "react";
 import { cn } from "../../lib/cn";
 
-export const DialogRoot = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
-
 export interface DialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  /** Escape, a click outside or the close button: the caller unmounts the dialog. */
+  onClose: () => void;
   title: ReactNode;
   /** Optional description; announced with the title. */
   description?: ReactNode;
@@ -19,16 +15,21 @@ export interface DialogProps {
   className?: string;
   /** Width: sm (24rem), md (32rem), lg (48rem), xl (64rem), full (whole screen on phones). */
   size?: "sm" | "md" | "lg" | "xl" | "full";
-  /** Hide the corner close button (e.g. while a submit runs). */
-  hideClose?: boolean;
+  /** While a submit runs: close requests are ignored and the close button is hidden. */
+  busy?: boolean;
 }
 
 const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-3xl", xl: "max-w-5xl", full: "max-w-none sm:max-w-5xl" };
 
-/** A modal dialog on Radix (focus trap, Escape, aria wiring) with our look. */
-export function Dialog({ open, onOpenChange, title, description, children, footer, className, size = "md", hideClose }: DialogProps) {
+/** A modal dialog, open while rendered, on Radix (focus trap, Escape, aria wiring) with our look. */
+export function Dialog({ onClose, title, description, children, footer, className, size = "md", busy = false }: DialogProps) {
   return (
-    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+    <DialogPrimitive.Root
+      open
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+    >
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/60" />
         <DialogPrimitive.Content
@@ -49,7 +50,7 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
                 </DialogPrimitive.Description>
               ) : null}
             </div>
-            {hideClose ? null : (
+            {busy ? null : (
               <DialogPrimitive.Close
                 aria-label="Close"
                 className="rounded-md p-1.5 text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-gray-200 dark:hover:bg-gray-800"

@@ -259,14 +259,7 @@ export function AuditDialog({ onClose, product }: AuditDialogProps) {
 /** The dialog for a given permission: the trail, or 'Access Denied'. */
 export function AuditDialogView({ allowed, onClose, product }: AuditDialogProps & { allowed: boolean }) {
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-      title={product ? `Audit Trail: ${product.product_name}` : "Audit Trail"}
-      size="lg"
-    >
+    <Dialog onClose={onClose} title={product ? `Audit Trail: ${product.product_name}` : "Audit Trail"} size="lg">
       {allowed ? (
         <AuditContent product={product} />
       ) : (

@@ -138,14 +138,11 @@ export function CsvDialog({ onClose, products }: CsvDialogProps) {
 
   return (
     <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open && !busy) onClose();
-      }}
+      onClose={onClose}
+      busy={busy}
       title="Import/Export CSV"
       description="Import products from a CSV file, or export the inventory."
       size="lg"
-      hideClose={busy}
     >
       <div className="flex flex-col gap-6">
         <section aria-labelledby={`${inputId}-import`} className="flex flex-col gap-3">

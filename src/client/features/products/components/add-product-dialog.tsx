@@ -52,14 +52,7 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
   });
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open && !saving) onClose();
-      }}
-      title="Add New Product"
-      hideClose={saving}
-    >
+    <Dialog onClose={onClose} busy={saving} title="Add New Product">
       <form id="add-product-form" onSubmit={onSubmit} onChange={clearErrors} noValidate className="flex flex-col gap-4">
         <ProductFormFields
           register={form.register}

@@ -73,15 +73,7 @@ export function EditProductDialog({ product, onClose }: EditProductDialogProps) 
   const onSubmit = form.handleSubmit((body) => save(body, version));
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open && !saving) onClose();
-      }}
-      title="Edit Product"
-      size={conflict ? "lg" : "md"}
-      hideClose={saving}
-    >
+    <Dialog onClose={onClose} busy={saving} title="Edit Product" size={conflict ? "lg" : "md"}>
       {conflict ? (
         <div className="flex flex-col gap-4" data-testid="edit-conflict">
           <p

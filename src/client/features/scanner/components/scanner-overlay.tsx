@@ -75,10 +75,7 @@ export function ScannerOverlay({ mode, onClose, onFound, onNotFound }: ScannerOv
 
   return (
     <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onClose={onClose}
       title={mode === "add" ? "Scan to Add Product" : "Scan Barcode"}
       description="Point the camera at a barcode or type it in."
       size="md"

@@ -69,15 +69,7 @@ export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) 
   const invalid = (field: keyof CreateUserFormValues) => Boolean(errors[field]);
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open && !saving) onClose();
-      }}
-      title="Create New User"
-      description="The new user signs in with this username and password."
-      hideClose={saving}
-    >
+    <Dialog onClose={onClose} busy={saving} title="Create New User" description="The new user signs in with this username and password.">
       <form onSubmit={onSubmit} onChange={clearErrors} noValidate className="flex flex-col gap-4" aria-label="Create New User">
         <FormError id={errorId} message={message} />
         <Field label="Username" id={`${id}-username`}>

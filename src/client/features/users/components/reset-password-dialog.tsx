@@ -64,13 +64,10 @@ export function ResetPasswordDialog({ user, onClose }: ResetPasswordDialogProps)
 
   return (
     <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open && !saving) onClose();
-      }}
+      onClose={onClose}
+      busy={saving}
       title="Reset Password"
       description={`Set a new password for ${user.username}. They are signed out everywhere.`}
-      hideClose={saving}
     >
       <form onSubmit={onSubmit} onChange={clearErrors} noValidate className="flex flex-col gap-4" aria-label="Reset Password">
         <FormError id={errorId} message={message} />
