@@ -25,6 +25,11 @@ export const NETWORK_ERROR_MESSAGE = "Network error. Please check your connectio
 export const TIMEOUT_ERROR_MESSAGE = "Request timeout. Please try again.";
 export const UNEXPECTED_ERROR_MESSAGE = "An unexpected error occurred";
 
+/** An error's own text, else the fallback (the spec's 'Failed to ...' messages). */
+export function messageOr(err: unknown, fallback: string): string {
+  return err instanceof Error && err.message ? err.message : fallback;
+}
+
 export const LOAD_ERROR_FALLBACK = "An error occurred";
 
 /** What a list shows in its place when loading failed: the error's text, else 'An error occurred'. */

@@ -73,11 +73,8 @@ export function Field({ label, error, hint, id, className, children }: FieldProp
   return (
     <div className={cn("flex flex-col gap-1.5", className)}>
       <Label htmlFor={controlId}>{label}</Label>
-      {cloneElement(children, {
-        id: controlId,
-        "aria-describedby": describedBy,
-        "aria-invalid": error ? true : children.props["aria-invalid"],
-      })}
+      {/* aria-invalid only when the Field shows an error: the control's own (an Input's `invalid`) stays otherwise. */}
+      {cloneElement(children, { id: controlId, "aria-describedby": describedBy, ...(error ? { "aria-invalid": true } : {}) })}
       {hint ? (
         <p id={hintId} className="text-xs text-gray-600 dark:text-gray-300">
           {hint}

@@ -4,6 +4,7 @@ import { MESSAGES } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { TextField } from "../../../components/ui/field";
+import { messageOr } from "../../../lib/http";
 import { ThemeToggle } from "../../theme/theme-toggle";
 import { useAuth } from "../hooks/use-auth";
 
@@ -26,7 +27,7 @@ export function LoginScreen() {
     try {
       await login(username.trim(), password);
     } catch (err) {
-      setError(err instanceof Error && err.message ? err.message : MESSAGES.loginFailed);
+      setError(messageOr(err, MESSAGES.loginFailed));
       setBusy(false);
     }
   }

@@ -3,6 +3,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { type Permissions, resolvePermissions } from "../../../../contract/permissions";
 import { MESSAGES } from "../../../../contract/rules";
 import type { User } from "../../../../contract/users";
+import { messageOr } from "../../../lib/http";
 import { onUnauthorized, queryKeys } from "../../../lib/query-client";
 import { getMe } from "../api/get-me";
 import { login as loginCall } from "../api/login";
@@ -72,7 +73,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         signedIn = await loginCall({ username, password });
       } catch (err) {
-        throw new Error(err instanceof Error && err.message ? err.message : MESSAGES.loginFailed);
+        throw new Error(messageOr(err, MESSAGES.loginFailed));
       }
       // Permissions first, so the shell never shows a menu that changes a moment later.
       await queryClient.fetchQuery(permissionsQuery(signedIn.id));

@@ -1,8 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
+import { messageOr } from "../../../lib/http";
+import { useServerError } from "../../../lib/use-server-error";
 import { notify } from "../../notifications/notify";
 import { useCreateProduct } from "../api/create-product";
 import {
@@ -26,19 +27,13 @@ export interface AddProductDialogProps {
 /** 'Add New Product': the contract's rules, integers, inputs disabled while saving. */
 export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogProps) {
   const create = useCreateProduct();
-  const [serverError, setServerError] = useState<string | null>(null);
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({
     resolver: zodResolver(schema),
     defaultValues: { ...EMPTY_PRODUCT_FORM, barcode: initialBarcode ?? "" },
     reValidateMode: "onSubmit",
   });
+  const { serverError, setServerError, clearErrors } = useServerError(form);
   const saving = create.isPending || form.formState.isSubmitting;
-
-  // Errors clear as soon as the user edits a field (spec section 5, forms in general).
-  const clearErrors = () => {
-    if (Object.keys(form.formState.errors).length > 0) form.clearErrors();
-    if (serverError) setServerError(null);
-  };
 
   const onSubmit = form.handleSubmit(async (body) => {
     setServerError(null);
@@ -47,7 +42,7 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
       notify.success(`Added ${productNameOf(product)}`);
       onClose();
     } catch (err) {
-      setServerError(err instanceof Error && err.message ? err.message : ADD_FAILED);
+      setServerError(messageOr(err, ADD_FAILED));
     }
   });
 

@@ -5,6 +5,8 @@ import type { Product } from "../../../../contract/products";
 import { MESSAGES } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
+import { messageOr } from "../../../lib/http";
+import { useServerError } from "../../../lib/use-server-error";
 import { notify } from "../../notifications/notify";
 import { conflictProduct, useUpdateProduct } from "../api/update-product";
 import {
@@ -39,19 +41,14 @@ function show(value: unknown): string {
 export function EditProductDialog({ product, onClose }: EditProductDialogProps) {
   const update = useUpdateProduct();
   const [version, setVersion] = useState(product.version);
-  const [serverError, setServerError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({
     resolver: zodResolver(schema),
     defaultValues: formValuesOf(product),
     reValidateMode: "onSubmit",
   });
+  const { serverError, setServerError, clearErrors } = useServerError(form);
   const saving = update.isPending || form.formState.isSubmitting;
-
-  const clearErrors = () => {
-    if (Object.keys(form.formState.errors).length > 0) form.clearErrors();
-    if (serverError) setServerError(null);
-  };
 
   async function save(body: ProductFormOutput, basedOn: number) {
     setServerError(null);
@@ -66,7 +63,7 @@ export function EditProductDialog({ product, onClose }: EditProductDialogProps) 
         setConflict({ current, mine: body });
         return;
       }
-      setServerError(err instanceof Error && err.message ? err.message : UPDATE_FAILED);
+      setServerError(messageOr(err, UPDATE_FAILED));
     }
   }
 

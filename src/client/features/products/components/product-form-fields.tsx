@@ -34,7 +34,7 @@ export function ProductFormFields({ register, errors, disabled, formError, idPre
         autoComplete="off"
         spellCheck={false}
         disabled={disabled}
-        aria-invalid={Boolean(errors.barcode) || undefined}
+        invalid={Boolean(errors.barcode)}
         {...register("barcode")}
       />
       <TextField
@@ -42,7 +42,7 @@ export function ProductFormFields({ register, errors, disabled, formError, idPre
         label="Product Name *"
         autoComplete="off"
         disabled={disabled}
-        aria-invalid={Boolean(errors.product_name) || undefined}
+        invalid={Boolean(errors.product_name)}
         {...register("product_name")}
       />
       <TextField
@@ -50,7 +50,7 @@ export function ProductFormFields({ register, errors, disabled, formError, idPre
         label="Vendor *"
         autoComplete="off"
         disabled={disabled}
-        aria-invalid={Boolean(errors.vendor) || undefined}
+        invalid={Boolean(errors.vendor)}
         {...register("vendor")}
       />
       <div className="grid grid-cols-2 gap-3">
@@ -64,7 +64,7 @@ export function ProductFormFields({ register, errors, disabled, formError, idPre
           step={1}
           placeholder="e.g. 2024"
           disabled={disabled}
-          aria-invalid={Boolean(errors.release_year) || undefined}
+          invalid={Boolean(errors.release_year)}
           {...register("release_year")}
         />
         <TextField
@@ -75,7 +75,7 @@ export function ProductFormFields({ register, errors, disabled, formError, idPre
           min={0}
           step={1}
           disabled={disabled}
-          aria-invalid={Boolean(errors.quantity_on_hand) || undefined}
+          invalid={Boolean(errors.quantity_on_hand)}
           {...register("quantity_on_hand")}
         />
       </div>

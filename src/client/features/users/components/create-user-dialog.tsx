@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId, useMemo, useState } from "react";
+import { useId, useMemo } from "react";
 import { useForm } from "react-hook-form";
 import { ROLE_LABELS, type Role } from "../../../../contract/permissions";
 import type { CreateUserBody } from "../../../../contract/users";
@@ -7,6 +7,8 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Field, Input, inputClassName } from "../../../components/ui/field";
 import { cn } from "../../../lib/cn";
+import { messageOr } from "../../../lib/http";
+import { useServerError } from "../../../lib/use-server-error";
 import { notify } from "../../notifications/notify";
 import { useCreateUser } from "../api/create-user";
 import {
@@ -32,7 +34,6 @@ export interface CreateUserDialogProps {
 export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) {
   const create = useCreateUser();
   const id = useId();
-  const [serverError, setServerError] = useState<string | null>(null);
   const roles = creatableRoles(actorRole);
   const schema = useMemo(() => createUserFormSchema(actorRole), [actorRole]);
   const form = useForm<CreateUserFormValues, unknown, CreateUserBody>({
@@ -40,18 +41,13 @@ export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) 
     defaultValues: EMPTY_CREATE_USER_FORM,
     reValidateMode: "onSubmit",
   });
+  const { serverError, setServerError, clearErrors } = useServerError(form);
   const { errors } = form.formState;
   const saving = create.isPending || form.formState.isSubmitting;
   const message = firstErrorMessage(errors, FIELD_ORDER) ?? serverError;
   const errorId = `${id}-error`;
   const strengthId = `${id}-strength`;
   const password = form.watch("password");
-
-  // Errors clear as soon as the user edits a field (spec section 5, forms in general).
-  const clearErrors = () => {
-    if (Object.keys(form.formState.errors).length > 0) form.clearErrors();
-    if (serverError) setServerError(null);
-  };
 
   const onSubmit = form.handleSubmit(async (body) => {
     setServerError(null);
@@ -60,7 +56,7 @@ export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) 
       notify.success(`User ${user.username} created`);
       onClose();
     } catch (err) {
-      setServerError(err instanceof Error && err.message ? err.message : CREATE_USER_FAILED);
+      setServerError(messageOr(err, CREATE_USER_FAILED));
     }
   });
 
@@ -81,7 +77,6 @@ export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) 
             spellCheck={false}
             disabled={saving}
             invalid={invalid("username")}
-            aria-invalid={invalid("username") || undefined}
             aria-describedby={describedBy("username")}
           />
         </Field>
@@ -93,7 +88,6 @@ export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) 
               autoComplete="new-password"
               disabled={saving}
               invalid={invalid("password")}
-              aria-invalid={invalid("password") || undefined}
               aria-describedby={describedBy("password", password ? strengthId : undefined)}
             />
           </Field>
@@ -106,7 +100,6 @@ export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) 
             autoComplete="new-password"
             disabled={saving}
             invalid={invalid("confirmPassword")}
-            aria-invalid={invalid("confirmPassword") || undefined}
             aria-describedby={describedBy("confirmPassword")}
           />
         </Field>

@@ -1,10 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useForm } from "react-hook-form";
 import type { User } from "../../../../contract/users";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Field, Input } from "../../../components/ui/field";
+import { messageOr } from "../../../lib/http";
+import { useServerError } from "../../../lib/use-server-error";
 import { notify } from "../../notifications/notify";
 import { useResetPassword } from "../api/reset-password";
 import {
@@ -28,23 +30,18 @@ export interface ResetPasswordDialogProps {
 export function ResetPasswordDialog({ user, onClose }: ResetPasswordDialogProps) {
   const reset = useResetPassword();
   const id = useId();
-  const [serverError, setServerError] = useState<string | null>(null);
   const form = useForm<ResetPasswordFormValues, unknown, { newPassword: string }>({
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: EMPTY_RESET_PASSWORD_FORM,
     reValidateMode: "onSubmit",
   });
+  const { serverError, setServerError, clearErrors } = useServerError(form);
   const { errors } = form.formState;
   const saving = reset.isPending || form.formState.isSubmitting;
   const message = firstErrorMessage(errors, FIELD_ORDER) ?? serverError;
   const errorId = `${id}-error`;
   const strengthId = `${id}-strength`;
   const newPassword = form.watch("newPassword");
-
-  const clearErrors = () => {
-    if (Object.keys(form.formState.errors).length > 0) form.clearErrors();
-    if (serverError) setServerError(null);
-  };
 
   const onSubmit = form.handleSubmit(async ({ newPassword: password }) => {
     setServerError(null);
@@ -53,7 +50,7 @@ export function ResetPasswordDialog({ user, onClose }: ResetPasswordDialogProps)
       notify.success(`Password reset for ${user.username}`);
       onClose();
     } catch (err) {
-      const detail = err instanceof Error && err.message ? err.message : "";
+      const detail = messageOr(err, "");
       setServerError(detail && detail !== RESET_PASSWORD_FAILED ? `${RESET_PASSWORD_FAILED}: ${detail}` : RESET_PASSWORD_FAILED);
     }
   });
@@ -82,7 +79,6 @@ export function ResetPasswordDialog({ user, onClose }: ResetPasswordDialogProps)
               autoComplete="new-password"
               disabled={saving}
               invalid={invalid("newPassword")}
-              aria-invalid={invalid("newPassword") || undefined}
               aria-describedby={describedBy("newPassword", newPassword ? strengthId : undefined)}
             />
           </Field>
@@ -95,7 +91,6 @@ export function ResetPasswordDialog({ user, onClose }: ResetPasswordDialogProps)
             autoComplete="new-password"
             disabled={saving}
             invalid={invalid("confirmPassword")}
-            aria-invalid={invalid("confirmPassword") || undefined}
             aria-describedby={describedBy("confirmPassword")}
           />
         </Field>
