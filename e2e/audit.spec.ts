@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import type { Product } from "../src/contract/products";
+import { type APIRequestContext, expect, test } from "@playwright/test";
 import { adminApi, createProduct, createUser, signIn, uniqueName } from "./support/api";
+import { letLiveToastsPassClicks, productCard } from "./support/page";
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
@@ -9,16 +9,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await api.dispose();
 });
-
-/**
- * Other tests running in parallel make live changes, and their toasts stack over the top-right
- * of the page. They stay visible (and are scanned by axe) but let clicks through to what is below.
- */
-async function letLiveToastsPassClicks(page: Page) {
-  await page.addStyleTag({ content: 'section[aria-label^="Live updates"] { pointer-events: none !important; }' });
-}
-
-const card = (page: Page, p: Pick<Product, "barcode">) => page.locator(`[data-testid="product-card"][data-barcode="${p.barcode}"]`);
 
 test("the audit trail shows the changes just made, by tab, user and date", async ({ page }) => {
   const user = await createUser(api, "manager");
@@ -29,19 +19,19 @@ test("the audit trail shows the changes just made, by tab, user and date", async
   await search.fill(product.barcode);
 
   // Changes made through the interface by this user: an edit, a quantity change, disable and enable.
-  await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
+  await productCard(page, product).getByRole("button", { name: "Edit", exact: true }).click();
   await page.getByLabel("Vendor *").fill("Topps Europe");
   await page.getByRole("button", { name: "Save Changes" }).click();
-  await expect(card(page, product)).toContainText("Topps Europe");
-  await card(page, product)
+  await expect(productCard(page, product)).toContainText("Topps Europe");
+  await productCard(page, product)
     .getByRole("button", { name: /Increase quantity/ })
     .click();
-  await expect(card(page, product).getByLabel("Quantity on hand")).toHaveText("5");
+  await expect(productCard(page, product).getByLabel("Quantity on hand")).toHaveText("5");
   await page.getByRole("checkbox", { name: "Active only" }).uncheck();
-  await card(page, product).getByRole("button", { name: "Disable", exact: true }).click();
-  await expect(card(page, product)).toContainText("Disabled");
-  await card(page, product).getByRole("button", { name: "Enable", exact: true }).click();
-  await expect(card(page, product)).not.toContainText("Disabled");
+  await productCard(page, product).getByRole("button", { name: "Disable", exact: true }).click();
+  await expect(productCard(page, product)).toContainText("Disabled");
+  await productCard(page, product).getByRole("button", { name: "Enable", exact: true }).click();
+  await expect(productCard(page, product)).not.toContainText("Disabled");
 
   await page.getByRole("button", { name: "View Audit Trail" }).click();
   const dialog = page.getByRole("dialog", { name: "Audit Trail" });
@@ -89,7 +79,7 @@ test("one product's trail, and the empty lists", async ({ page }) => {
   await signIn(page, user);
   await letLiveToastsPassClicks(page);
   await page.getByRole("searchbox", { name: "Search products" }).fill(product.barcode);
-  await card(page, product)
+  await productCard(page, product)
     .getByRole("button", { name: `Audit trail of ${product.product_name}` })
     .click();
   const dialog = page.getByRole("dialog", { name: `Audit Trail: ${product.product_name}` });

@@ -5,6 +5,7 @@ import { parseCsvText } from "../src/client/features/csv/csv-import";
 import type { Product } from "../src/contract/products";
 import { CSV_COLUMNS, CSV_EXPORT_COLUMNS } from "../src/contract/rules";
 import { adminApi, createProduct, createUser, signIn, uniqueEan13, uniqueName } from "./support/api";
+import { letLiveToastsPassClicks } from "./support/page";
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
@@ -15,14 +16,6 @@ test.afterAll(async () => {
 });
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
-
-/**
- * Other tests running in parallel make live changes, and their toasts stack over the top-right
- * of the page. They stay visible (and are scanned by axe) but let clicks through to what is below.
- */
-async function letLiveToastsPassClicks(page: Page) {
-  await page.addStyleTag({ content: 'section[aria-label^="Live updates"] { pointer-events: none !important; }' });
-}
 
 async function openCsvDialog(page: Page) {
   const user = await createUser(api, "inventory");

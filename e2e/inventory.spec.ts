@@ -1,9 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import type { Product } from "../src/contract/products";
 import { adminApi, createProduct, createUser, signIn, uniqueEan13, uniqueName } from "./support/api";
 import { E2E_BASE_URL } from "./support/env";
 import { barcodeVideo, launchWithCamera } from "./support/fake-camera";
+import { expectNoAxeViolations, letLiveToastsPassClicks, productCard } from "./support/page";
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
@@ -12,14 +12,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await api.dispose();
 });
-
-/**
- * Other tests running in parallel make live changes, and their toasts stack over the top-right
- * of the page. They stay visible (and are scanned by axe) but let clicks through to what is below.
- */
-async function letLiveToastsPassClicks(page: Page) {
-  await page.addStyleTag({ content: 'section[aria-label^="Live updates"] { pointer-events: none !important; }' });
-}
 
 async function openInventory(page: Page, role: "manager" | "inventory" = "manager") {
   const user = await createUser(api, role);
@@ -32,7 +24,6 @@ async function openInventory(page: Page, role: "manager" | "inventory" = "manage
 
 const search = (page: Page) => page.getByRole("searchbox", { name: "Search products" });
 const cards = (page: Page) => page.getByTestId("product-card");
-const card = (page: Page, p: Pick<Product, "barcode">) => page.locator(`[data-testid="product-card"][data-barcode="${p.barcode}"]`);
 const quantityOf = (c: Locator) => c.getByLabel("Quantity on hand");
 
 async function serverProduct(id: number): Promise<Product> {
@@ -80,36 +71,36 @@ test("management buttons, search, filters and clearing them", async ({ page }) =
   await expect(page.getByTestId("results-summary")).toContainText("Showing 4 of");
   await search(page).fill(high.barcode);
   await expect(cards(page)).toHaveCount(1);
-  await expect(card(page, high)).toBeVisible();
+  await expect(productCard(page, high)).toBeVisible();
   await search(page).fill(vendor);
   await expect(cards(page)).toHaveCount(3);
 
   await page.getByRole("checkbox", { name: "Active only" }).uncheck();
   await expect(cards(page)).toHaveCount(4);
-  await expect(card(page, off)).toContainText("Disabled");
+  await expect(productCard(page, off)).toContainText("Disabled");
 
   // The expandable panel: vendor, release year, quantity range, status.
   await search(page).fill(tag);
   await page.getByRole("button", { name: /^Filters/ }).click();
   await page.getByLabel("Quantity", { exact: true }).selectOption("out");
   await expect(cards(page)).toHaveCount(1);
-  await expect(card(page, out)).toContainText("Out of stock");
+  await expect(productCard(page, out)).toContainText("Out of stock");
   await page.getByLabel("Quantity", { exact: true }).selectOption("low");
   await expect(cards(page)).toHaveCount(1);
-  await expect(card(page, low)).toContainText("Low stock");
+  await expect(productCard(page, low)).toContainText("Low stock");
   await page.getByLabel("Quantity", { exact: true }).selectOption("normal");
   await expect(cards(page)).toHaveCount(2); // 50 and the disabled 7
   await page.getByLabel("Quantity", { exact: true }).selectOption("high");
   await expect(cards(page)).toHaveCount(1);
-  await expect(card(page, high)).toBeVisible();
+  await expect(productCard(page, high)).toBeVisible();
   await page.getByLabel("Quantity", { exact: true }).selectOption("all");
   await page.getByLabel("Status").selectOption("disabled");
   await expect(cards(page)).toHaveCount(1);
-  await expect(card(page, off)).toBeVisible();
+  await expect(productCard(page, off)).toBeVisible();
   await page.getByLabel("Status").selectOption("all");
   await page.getByLabel("Vendor").selectOption("Other");
   await expect(cards(page)).toHaveCount(1);
-  await expect(card(page, normal)).toBeVisible();
+  await expect(productCard(page, normal)).toBeVisible();
   await page.getByLabel("Vendor").selectOption("");
   await page.getByLabel("Release Year").selectOption("2021");
   await expect(cards(page)).toHaveCount(2);
@@ -175,15 +166,15 @@ test("add product: every validation message, then a saved product", async ({ pag
   const saved = await byBarcode(barcode);
   expect(saved).toMatchObject({ product_name: name, vendor: "Leaf", release_year: 2025, quantity_on_hand: 12, is_active: true });
   await search(page).fill(name);
-  await expect(card(page, { barcode })).toContainText("Leaf");
-  await expect(quantityOf(card(page, { barcode }))).toHaveText("12");
+  await expect(productCard(page, { barcode })).toContainText("Leaf");
+  await expect(quantityOf(productCard(page, { barcode }))).toHaveText("12");
 });
 
 test("edit product, and a conflict with a change made in another session", async ({ page, browser }) => {
   const product = await createProduct(api, { product_name: uniqueName("Edit"), vendor: "Panini", release_year: 2020, quantity_on_hand: 4 });
   await openInventory(page);
   await search(page).fill(product.barcode);
-  await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
+  await productCard(page, product).getByRole("button", { name: "Edit", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Edit Product" });
   await expect(dialog.getByLabel("Product Name *")).toHaveValue(product.product_name);
 
@@ -197,10 +188,10 @@ test("edit product, and a conflict with a change made in another session", async
   await expect(dialog).toHaveCount(0);
   await expect.poll(async () => (await serverProduct(product.id)).vendor).toBe("Panini America");
   expect((await serverProduct(product.id)).release_year).toBeNull();
-  await expect(card(page, product)).toContainText("Panini America");
+  await expect(productCard(page, product)).toContainText("Panini America");
 
   // Open the dialog, then someone else changes the product in their own session.
-  await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
+  await productCard(page, product).getByRole("button", { name: "Edit", exact: true }).click();
   await dialog.getByLabel("Product Name *").fill(`${product.product_name} (mine)`);
   const other = await browser.newContext({ baseURL: E2E_BASE_URL });
   const otherUser = await createUser(api, "inventory");
@@ -225,7 +216,7 @@ test("edit product, and a conflict with a change made in another session", async
 
   // Discarding leaves the other change in place.
   const before = await serverProduct(product.id);
-  await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
+  await productCard(page, product).getByRole("button", { name: "Edit", exact: true }).click();
   await dialog.getByLabel("Vendor *").fill("Discarded Vendor");
   await api.put(`/api/products/${product.id}`, { data: { ...before, vendor: "Admin Vendor", version: before.version } });
   await dialog.getByRole("button", { name: "Save Changes" }).click();
@@ -233,7 +224,7 @@ test("edit product, and a conflict with a change made in another session", async
   await dialog.getByRole("button", { name: "Discard My Changes" }).click();
   await expect(dialog).toHaveCount(0);
   expect((await serverProduct(product.id)).vendor).toBe("Admin Vendor");
-  await expect(card(page, product)).toContainText("Admin Vendor");
+  await expect(productCard(page, product)).toContainText("Admin Vendor");
 });
 
 test("disable and enable by button and by swipe; swipe right edits", async ({ page }) => {
@@ -245,30 +236,30 @@ test("disable and enable by button and by swipe; swipe right edits", async ({ pa
   await page.getByRole("checkbox", { name: "Active only" }).uncheck();
   await expect(cards(page)).toHaveCount(2);
 
-  await card(page, a).getByRole("button", { name: "Disable", exact: true }).click();
-  await expect(card(page, a)).toContainText("Disabled");
+  await productCard(page, a).getByRole("button", { name: "Disable", exact: true }).click();
+  await expect(productCard(page, a)).toContainText("Disabled");
   await expect.poll(async () => (await serverProduct(a.id)).is_active).toBe(false);
   // A disabled product's quantity cannot change.
-  await expect(card(page, a).getByRole("button", { name: /Increase quantity/ })).toBeDisabled();
-  await expect(card(page, a).getByRole("button", { name: /Decrease quantity/ })).toBeDisabled();
-  await card(page, a).getByRole("button", { name: "Enable", exact: true }).click();
-  await expect(card(page, a)).not.toContainText("Disabled");
+  await expect(productCard(page, a).getByRole("button", { name: /Increase quantity/ })).toBeDisabled();
+  await expect(productCard(page, a).getByRole("button", { name: /Decrease quantity/ })).toBeDisabled();
+  await productCard(page, a).getByRole("button", { name: "Enable", exact: true }).click();
+  await expect(productCard(page, a)).not.toContainText("Disabled");
   await expect.poll(async () => (await serverProduct(a.id)).is_active).toBe(true);
 
   // A short drag does nothing; a left swipe past 50 px disables.
-  await swipe(page, card(page, b), -40);
+  await swipe(page, productCard(page, b), -40);
   await page.waitForTimeout(300);
   expect((await serverProduct(b.id)).is_active).toBe(true);
-  await swipe(page, card(page, b), -90);
-  await expect(card(page, b)).toContainText("Disabled");
+  await swipe(page, productCard(page, b), -90);
+  await expect(productCard(page, b)).toContainText("Disabled");
   await expect.poll(async () => (await serverProduct(b.id)).is_active).toBe(false);
   // Swiping is off for disabled products.
-  await swipe(page, card(page, b), 90);
+  await swipe(page, productCard(page, b), 90);
   await expect(page.getByRole("dialog")).toHaveCount(0);
-  await card(page, b).getByRole("button", { name: "Enable", exact: true }).click();
-  await expect(card(page, b)).not.toContainText("Disabled");
+  await productCard(page, b).getByRole("button", { name: "Enable", exact: true }).click();
+  await expect(productCard(page, b)).not.toContainText("Disabled");
 
-  await swipe(page, card(page, b), 90);
+  await swipe(page, productCard(page, b), 90);
   await expect(page.getByRole("dialog", { name: "Edit Product" })).toBeVisible();
   await expect(page.getByLabel("Product Name *")).toHaveValue(b.product_name);
 });
@@ -277,7 +268,7 @@ test("quantity: a click changes by 1, holding repeats, each change recorded with
   const product = await createProduct(api, { quantity_on_hand: 10 });
   await openInventory(page);
   await search(page).fill(product.barcode);
-  const c = card(page, product);
+  const c = productCard(page, product);
   await c.getByRole("button", { name: /Increase quantity/ }).click();
   await expect(quantityOf(c)).toHaveText("11");
   await expect.poll(async () => (await serverProduct(product.id)).quantity_on_hand).toBe(11);
@@ -320,9 +311,9 @@ test("a change by another user appears live, and the scroll position is kept", a
   await page.setViewportSize({ width: 1280, height: 600 });
   await openInventory(page);
   await search(page).fill(first.barcode);
-  await expect(quantityOf(card(page, first))).toHaveText("30");
+  await expect(quantityOf(productCard(page, first))).toHaveText("30");
   await api.put(`/api/products/${first.id}/quantity`, { data: { quantity_change: -4, reason: "Streamer adjustment" } });
-  await expect(quantityOf(card(page, first))).toHaveText("26");
+  await expect(quantityOf(productCard(page, first))).toHaveText("26");
 
   // Scroll down the grid, change a product there: the list reloads and the page stays put.
   await search(page).fill(tag);
@@ -333,11 +324,11 @@ test("a change by another user appears live, and the scroll position is kept", a
   const y = await page.evaluate(() => window.scrollY);
   const target = await byBarcode(`${tag}-1`);
   if (!target) throw new Error("import failed");
-  await card(page, target)
+  await productCard(page, target)
     .getByRole("button", { name: /Increase quantity/ })
     .click();
   await expect.poll(async () => (await serverProduct(target.id)).quantity_on_hand).toBe(31);
-  await expect(quantityOf(card(page, target))).toHaveText("31");
+  await expect(quantityOf(productCard(page, target))).toHaveText("31");
   await page.waitForTimeout(1000);
   expect(Math.abs((await page.evaluate(() => window.scrollY)) - y)).toBeLessThan(5);
 });
@@ -410,11 +401,8 @@ for (const theme of ["light", "dark"] as const) {
     await expect(page.locator("html")).toHaveClass(new RegExp(theme === "dark" ? "dark" : "^(?!.*dark)"));
     await search(page).fill(product.barcode);
     await page.getByRole("button", { name: /^Filters/ }).click();
-    await expect(card(page, product)).toBeVisible();
-    const scan = async () => {
-      const result = await new AxeBuilder({ page }).analyze();
-      expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-    };
+    await expect(productCard(page, product)).toBeVisible();
+    const scan = () => expectNoAxeViolations(page);
     await scan();
     await page.getByRole("checkbox", { name: "Active only" }).uncheck();
     await search(page).fill("");
@@ -425,7 +413,7 @@ for (const theme of ["light", "dark"] as const) {
     await scan();
     await page.keyboard.press("Escape");
     await search(page).fill(product.barcode);
-    await card(page, product).getByRole("button", { name: "Edit", exact: true }).click();
+    await productCard(page, product).getByRole("button", { name: "Edit", exact: true }).click();
     await scan();
     await page.keyboard.press("Escape");
     await page.getByRole("button", { name: "Import/Export CSV" }).click();

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { adminApi, createProduct, createUser, signIn } from "./support/api";
 import { E2E_ADMIN } from "./support/env";
+import { expectNoAxeViolations } from "./support/page";
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
@@ -10,11 +10,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await api.dispose();
 });
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 async function themeColor(page: Page) {
   return page.locator('meta[name="theme-color"]').getAttribute("content");

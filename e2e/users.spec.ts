@@ -1,9 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { ROLE_LABELS, type Role } from "../src/contract/permissions";
 import { MESSAGES } from "../src/contract/rules";
 import { adminApi, createUser, signIn, type TestUser, uniqueName } from "./support/api";
 import { E2E_ADMIN } from "./support/env";
+import { expectNoAxeViolations } from "./support/page";
 
 const PROTECTED_NOTE = "This account is protected and can only be modified by other super administrators.";
 
@@ -352,11 +352,6 @@ test.describe("who may do what", () => {
 });
 
 test.describe("access and layout", () => {
-  async function expectNoAxeViolations(page: Page) {
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-  }
-
   for (const theme of ["light", "dark"] as const) {
     test(`no axe violations in the ${theme} theme (view, both dialogs)`, async ({ page }) => {
       const manager = await createUser(api, "manager");

@@ -1,0 +1,21 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+import type { Product } from "../../src/contract/products";
+
+/** axe finds no violations on what the page shows now (each listed with its elements when it does). */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/**
+ * Other tests running in parallel make live changes, and their toasts stack over the top-right
+ * of the page. They stay visible (and are scanned by axe) but let clicks through to what is below.
+ */
+export async function letLiveToastsPassClicks(page: Page) {
+  await page.addStyleTag({ content: 'section[aria-label^="Live updates"] { pointer-events: none !important; }' });
+}
+
+/** The inventory grid's card of one product. */
+export const productCard = (page: Page, p: Pick<Product, "barcode">) =>
+  page.locator(`[data-testid="product-card"][data-barcode="${p.barcode}"]`);
