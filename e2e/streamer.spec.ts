@@ -187,30 +187,42 @@ test("scanner errors: not found, try again, close", async ({ page }) => {
 });
 
 /**
- * Playwright sends each key only after the page has handled the last one, so a page busy with
- * a live update would stretch the burst: wait until the new product's live toast is shown and
- * the page is idle, as a scanner's keys would arrive at their own pace anyway.
+ * A keyboard-wedge scanner: the digits and Enter go through Chromium's real input pipeline,
+ * stamped 8 ms apart as a scanner's hardware stamps them. (Playwright's own typing sends a key
+ * only after the page has handled the last one, so a busy test machine stretched the burst.)
  */
-async function settle(page: Page, product: Product) {
-  await expect(page.getByText(`added a new product: ${product.product_name}`)).toBeVisible();
-  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
+async function wedgeScan(page: Page, code: string) {
+  const cdp = await page.context().newCDPSession(page);
+  const start = Date.now() / 1000;
+  const keys = [...code].map((ch) => ({ key: ch, code: `Digit${ch}`, text: ch, windowsVirtualKeyCode: ch.charCodeAt(0) }));
+  keys.push({ key: "Enter", code: "Enter", text: "\r", windowsVirtualKeyCode: 13 });
+  for (const [i, k] of keys.entries()) {
+    const timestamp = start + i * 0.008;
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", timestamp, ...k });
+    await cdp.send("Input.dispatchKeyEvent", {
+      type: "keyUp",
+      timestamp,
+      key: k.key,
+      code: k.code,
+      windowsVirtualKeyCode: k.windowsVirtualKeyCode,
+    });
+  }
+  await cdp.detach();
 }
 
 test("a keyboard-wedge scan typed at scanner speed picks the product", async ({ page }) => {
   await signInStreamer(page);
   await expect(page.getByTestId("live-state")).toHaveText("Live");
   const product = await createProduct(api, { quantity_on_hand: 4 });
-  await settle(page, product);
   await page.getByRole("heading", { name: "Streamer Interface" }).click();
-  await page.keyboard.type(`${product.barcode}\n`, { delay: 5 });
+  await wedgeScan(page, product.barcode);
   await expect(page.getByTestId("current-product-name")).toHaveText(product.product_name);
   await expect(page.getByTestId("current-stock")).toHaveText("4");
 
   // With SOLD focused, the scan's Enter must not press it.
   const other = await createProduct(api, { quantity_on_hand: 7 });
-  await settle(page, other);
   await page.getByRole("button", { name: "SOLD (-1)" }).focus();
-  await page.keyboard.type(`${other.barcode}\n`, { delay: 5 });
+  await wedgeScan(page, other.barcode);
   await expect(page.getByTestId("current-product-name")).toHaveText(other.product_name);
   await expect(page.getByTestId("current-stock")).toHaveText("7");
   expect(await stockOnServer(product.barcode)).toBe(4);
