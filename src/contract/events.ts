@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { roleSchema } from "./permissions.js";
+import type { Product } from "./products.js";
 
 export const onlineUserSchema = z.object({ username: z.string(), role: roleSchema });
 export type OnlineUser = z.infer<typeof onlineUserSchema>;
@@ -21,6 +22,12 @@ export interface InventoryEventData {
   quantity_on_hand?: number;
   is_active?: boolean;
   count?: number;
+  /** The whole committed product, exactly as the HTTP answer returns it (every type but products_imported). */
+  product?: Product;
+  /** products_imported: the catalogue revision after the import. */
+  revision?: number;
+  /** The `Idempotency-Key` of the request that made the change, when it had one. */
+  idempotency_key?: string;
 }
 
 export interface InventoryUpdate {

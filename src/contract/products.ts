@@ -10,6 +10,8 @@ export const productSchema = z.object({
   quantity_on_hand: z.number().int(),
   is_active: z.boolean(),
   version: z.number().int(),
+  /** Catalogue-wide, from one database sequence: every change to the product gets a higher one. */
+  revision: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -51,15 +53,25 @@ export const createProductBodySchema = z.object({
 });
 export type CreateProductBody = z.input<typeof createProductBodySchema>;
 
-export const updateProductBodySchema = z.object({
-  barcode: barcodeSchema,
-  product_name: productNameSchema,
-  vendor: vendorSchema,
-  release_year: releaseYearSchema.optional().default(null),
-  quantity_on_hand: quantitySchema,
-  /** The version the edit was based on; a stale one is refused with 409. */
-  version: z.number().int().positive().optional(),
-});
+/** The fields an edit may change (PUT /api/products/{id}). */
+export const EDITABLE_FIELDS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand"] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+/**
+ * An edit: any non-empty subset of the editable fields; fields left out do not change. The
+ * spec's full body is one such subset.
+ */
+export const updateProductBodySchema = z
+  .object({
+    barcode: barcodeSchema.optional(),
+    product_name: productNameSchema.optional(),
+    vendor: vendorSchema.optional(),
+    release_year: releaseYearSchema.optional(),
+    quantity_on_hand: quantitySchema.optional(),
+    /** The version the edit was based on: it conflicts only when a sent field changed since (409). */
+    version: z.number().int().positive().optional(),
+  })
+  .refine((body) => EDITABLE_FIELDS.some((f) => body[f] !== undefined), { message: "Nothing to update" });
 export type UpdateProductBody = z.input<typeof updateProductBodySchema>;
 
 export const QUANTITY_REASON_DEFAULT = "Manual update";
@@ -92,4 +104,26 @@ export const barcodeParamsSchema = z.object({
     .max(BARCODE_MAX * 4),
 });
 
-export const versionConflictBodySchema = z.object({ error: z.string(), product: productSchema });
+/** The 409 of a stale edit: the current product and the sent fields that changed meanwhile. */
+export const versionConflictBodySchema = z.object({
+  error: z.string(),
+  product: productSchema,
+  /** Absent in answers of servers from before merging edits. */
+  fields: z.array(z.string()).optional(),
+});
+export type VersionConflictBody = z.infer<typeof versionConflictBodySchema>;
+
+/** Header of GET /api/products: the catalogue revision the list is complete up to. */
+export const CATALOGUE_REVISION_HEADER = "x-catalogue-revision";
+
+/** GET /api/products?since=R: the catch-up after missed events. */
+export const productsSinceQuerySchema = z.object({
+  since: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+
+/** Every product whose revision is above `since` (disabled ones too), and the catalogue's revision. */
+export const productsSinceSchema = z.object({
+  revision: z.number().int(),
+  products: z.array(productSchema),
+});
+export type ProductsSince = z.infer<typeof productsSinceSchema>;
