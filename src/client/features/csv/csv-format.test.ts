@@ -15,6 +15,7 @@ function product(fields: Partial<Product>): Product {
     quantity_on_hand: 3,
     is_active: true,
     version: 1,
+    revision: 1,
     created_at: "2026-01-02T03:04:05.000Z",
     updated_at: "2026-02-03T04:05:06.000Z",
     ...fields,

@@ -23,6 +23,7 @@ function product(fields: Partial<Product>): Product {
     quantity_on_hand: 10,
     is_active: true,
     version: 1,
+    revision: 1,
     created_at: "2026-01-01T00:00:00.000Z",
     updated_at: "2026-01-01T00:00:00.000Z",
     ...fields,

@@ -13,6 +13,7 @@ const product: Product = {
   quantity_on_hand: 0,
   is_active: true,
   version: 1,
+  revision: 1,
   created_at: "2026-01-01T00:00:00.000Z",
   updated_at: "2026-01-01T00:00:00.000Z",
 };
