@@ -1,13 +1,10 @@
-import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { startEmbeddedDatabase } from "./embedded/start.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -17,8 +14,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
-  /** node-postgres pool when on PostgreSQL (the socket.io adapter needs it). */
-  pool?: pg.Pool;
+  /** The node-postgres pool behind `db` (both kinds; the socket.io adapter uses it on PostgreSQL). */
+  pool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -26,31 +23,47 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
 /** Any constant: serialises migrations when several server processes start at once. */
 const MIGRATION_LOCK = 7_345_221;
 
-/** PGlite in `dataDir` (or in memory when `dataDir` is undefined), migrated. */
+/**
+ * The embedded database: PGlite in `dataDir` (in memory when undefined), in its own process and
+ * reached through node-postgres like PostgreSQL, so no query runs on the server's event loop.
+ */
 export async function openPglite(dataDir?: string): Promise<Database> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
-  await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
-  await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
-  return { db, kind: "pglite", close: () => client.close() };
+  const embedded = await startEmbeddedDatabase(dataDir);
+  try {
+    return await openPool("pglite", new pg.Pool(embedded.connection), embedded.stop);
+  } catch (err) {
+    await embedded.stop();
+    throw err;
+  }
 }
 
-/** node-postgres pool on `url`, migrated under an advisory lock. */
-export async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/** node-postgres pool on `url`. */
+export function openPostgres(url: string): Promise<Database> {
+  return openPool("postgres", new pg.Pool({ connectionString: url, max: 10 }), async () => {});
+}
+
+/** A migrated database on `pool`; migrations run under an advisory lock, so processes may start together. */
+async function openPool(kind: Database["kind"], pool: pg.Pool, stop: () => Promise<void>): Promise<Database> {
   // An idle client losing its connection must not crash the process; queries report their own errors.
   pool.on("error", () => {});
-  const db = drizzlePg({ client: pool, schema });
+  const db = drizzle({ client: pool, schema });
   const lock = await pool.connect();
   try {
     await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    await migratePg(db, { migrationsFolder });
+    await migrate(db, { migrationsFolder });
   } finally {
     await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
     lock.release();
   }
-  return { db: db as unknown as Db, kind: "postgres", pool, close: () => pool.end() };
+  return {
+    db: db as unknown as Db,
+    kind,
+    pool,
+    close: async () => {
+      await pool.end();
+      await stop();
+    },
+  };
 }
 
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {

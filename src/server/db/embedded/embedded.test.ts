@@ -1,0 +1,65 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { openPglite } from "../client.js";
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "blez-embedded-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The id of a process that has already ended. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(child.stdout);
+}
+
+describe("the embedded database", () => {
+  it("keeps its data across a close and a new start", async () => {
+    const dir = freshDir();
+    const first = await openPglite(dir);
+    await first.db.execute(sql`create table kept (n integer)`);
+    await first.db.execute(sql`insert into kept values (42)`);
+    await first.close();
+
+    const second = await openPglite(dir);
+    try {
+      const result = await second.db.execute(sql`select n from kept`);
+      expect(result.rows).toEqual([{ n: 42 }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("refuses a second server on the same folder, naming the folder and the process", async () => {
+    const dir = freshDir();
+    const first = await openPglite(dir);
+    try {
+      await expect(openPglite(dir)).rejects.toThrow(
+        `The embedded database in ${resolve(dir)} is already in use by another Blez Inventory server (process ${process.pid})`,
+      );
+      // The first one is unharmed.
+      expect((await first.db.execute(sql`select 1 as ok`)).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await first.close();
+    }
+    // Closed: the folder is free again.
+    const again = await openPglite(dir);
+    await again.close();
+  });
+
+  it("takes over a lock left by servers that no longer run", async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, "blez-server.lock"), `${deadPid()} ${deadPid()}`);
+    const database = await openPglite(dir);
+    await database.close();
+  });
+});
