@@ -2,7 +2,6 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openPglite } from "../client.js";
 
@@ -26,14 +25,13 @@ describe("the embedded database", () => {
   it("keeps its data across a close and a new start", async () => {
     const dir = freshDir();
     const first = await openPglite(dir);
-    await first.db.execute(sql`create table kept (n integer)`);
-    await first.db.execute(sql`insert into kept values (42)`);
+    await first.pool.query("create table kept (n integer)");
+    await first.pool.query("insert into kept values (42)");
     await first.close();
 
     const second = await openPglite(dir);
     try {
-      const result = await second.db.execute(sql`select n from kept`);
-      expect(result.rows).toEqual([{ n: 42 }]);
+      expect((await second.pool.query("select n from kept")).rows).toEqual([{ n: 42 }]);
     } finally {
       await second.close();
     }
@@ -47,7 +45,7 @@ describe("the embedded database", () => {
         `The embedded database in ${resolve(dir)} is already in use by another Blez Inventory server (process ${process.pid})`,
       );
       // The first one is unharmed.
-      expect((await first.db.execute(sql`select 1 as ok`)).rows).toEqual([{ ok: 1 }]);
+      expect((await first.pool.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
     } finally {
       await first.close();
     }
