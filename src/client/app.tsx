@@ -1,9 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
 import { Toasters } from "./features/notifications/toasters";
 import { LiveProvider } from "./features/presence";
+import { ProductStoreProvider, useProductStore } from "./features/products";
 import { StreamerView } from "./features/streamer/components/streamer-view";
 import { ThemeProvider, useTheme } from "./features/theme/use-theme";
 import { createQueryClient } from "./lib/query-client";
@@ -57,14 +58,26 @@ function Shell() {
   );
 }
 
+/** The live connection feeds the product store: events by revision, a catch-up after reconnecting. */
+function LiveProducts({ children }: { children: ReactNode }) {
+  const store = useProductStore();
+  return (
+    <LiveProvider onInventoryUpdate={store.applyEvent} onReconnect={store.resync}>
+      {children}
+    </LiveProvider>
+  );
+}
+
 function Gate() {
   const { status, user } = useAuth();
   if (status === "loading") return <LoadingScreen />;
   if (status === "signed-out" || !user) return <LoginScreen />;
   return (
-    <LiveProvider key={user.id}>
-      <Shell key={user.id} />
-    </LiveProvider>
+    <ProductStoreProvider key={user.id}>
+      <LiveProducts>
+        <Shell />
+      </LiveProducts>
+    </ProductStoreProvider>
   );
 }
 

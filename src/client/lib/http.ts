@@ -69,6 +69,11 @@ export interface ApiFetchOptions {
 
 /** Every call to the server: same origin, cookies sent, JSON, 10 s timeout, normalised errors. */
 export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Promise<T> {
+  return (await apiRequest<T>(path, opts)).data;
+}
+
+/** apiFetch that also answers the response's headers (e.g. the catalogue revision). */
+export async function apiRequest<T>(path: string, opts: ApiFetchOptions = {}): Promise<{ data: T; headers: Headers }> {
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? HTTP_TIMEOUT_MS);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let response: Response;
@@ -99,5 +104,5 @@ export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Pro
     }
   }
   if (!response.ok) throw new ApiError(messageFromBody(data, response.status), { status: response.status, data });
-  return data as T;
+  return { data: data as T, headers: response.headers };
 }

@@ -2,15 +2,13 @@ import { QueryCache, QueryClient, type QueryKey } from "@tanstack/react-query";
 import { ApiError } from "./http";
 
 /**
- * Query keys shared between features. Live `inventory_update` events invalidate
- * products, product-by-barcode and audit; a reconnect refetches everything.
+ * Query keys shared between features. Products are not queries: they live in the product
+ * store (features/products). Live `inventory_update` events invalidate audit; a reconnect
+ * refetches the active queries.
  */
 export const queryKeys = {
   me: ["auth", "me"] as const,
   permissions: ["auth", "permissions"] as const,
-  products: ["products"] as const,
-  productByBarcode: (barcode: string) => ["product-by-barcode", barcode] as const,
-  productByBarcodeAll: ["product-by-barcode"] as const,
   audit: ["audit"] as const,
   users: ["users"] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../contract/rules";
-import { EMPTY_PRODUCT_FORM, formValuesOf, productFormSchema, productNameOf, toInteger } from "./product-form";
+import { changedFields, EMPTY_PRODUCT_FORM, editableOf, formValuesOf, productFormSchema, productNameOf, toInteger } from "./product-form";
 
 const add = productFormSchema("add");
 const edit = productFormSchema("edit");
@@ -51,5 +51,13 @@ describe("product form", () => {
   it("reads a name from an update result, falling back to 'name'", () => {
     expect(productNameOf({ product_name: "Box" })).toBe("Box");
     expect(productNameOf({ name: "Legacy" })).toBe("Legacy");
+  });
+
+  it("an edit sends only the fields that differ from the values it started from", () => {
+    const base = { barcode: "123", product_name: "Box", vendor: "Topps", release_year: 2024, quantity_on_hand: 10 };
+    expect(changedFields(edit.parse(formValuesOf(base)), base)).toEqual({});
+    const mine = edit.parse({ ...formValuesOf(base), vendor: " Panini ", release_year: "" });
+    expect(changedFields(mine, base)).toEqual({ vendor: "Panini", release_year: null });
+    expect(editableOf({ ...base, id: 4, revision: 9 } as typeof base)).toEqual(base);
   });
 });

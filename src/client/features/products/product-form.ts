@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { type CreateProductBody, createProductBodySchema, type Product } from "../../../contract/products";
+import {
+  type CreateProductBody,
+  createProductBodySchema,
+  EDITABLE_FIELDS,
+  type EditableField,
+  type Product,
+} from "../../../contract/products";
 
 /** What the form's inputs hold: text, as typed. */
 export interface ProductFormValues {
@@ -67,6 +73,21 @@ export function formValuesOf(product: Pick<Product, keyof CreateProductBody>): P
     release_year: product.release_year === null || product.release_year === undefined ? "" : String(product.release_year),
     quantity_on_hand: String(product.quantity_on_hand ?? 0),
   };
+}
+
+/** The values an edit can change. */
+export type EditableValues = Pick<Product, EditableField>;
+
+export function editableOf(product: EditableValues): EditableValues {
+  const { barcode, product_name, vendor, release_year, quantity_on_hand } = product;
+  return { barcode, product_name, vendor, release_year, quantity_on_hand };
+}
+
+/** The fields of `mine` that differ from `base`: what an edit sends (nothing else may change). */
+export function changedFields(mine: EditableValues, base: EditableValues): Partial<EditableValues> {
+  const out: Partial<Record<EditableField, unknown>> = {};
+  for (const field of EDITABLE_FIELDS) if (mine[field] !== base[field]) out[field] = mine[field];
+  return out as Partial<EditableValues>;
 }
 
 /** Unique messages of a form's errors, in field order (the required message shows once). */

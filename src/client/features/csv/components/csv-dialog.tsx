@@ -2,13 +2,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Download, FileDown, Upload } from "lucide-react";
 import { type ChangeEvent, useId, useRef, useState } from "react";
 import { IMPORT_MAX_ROWS, type ImportPreview, type ImportResult } from "../../../../contract/import";
-import type { Product } from "../../../../contract/products";
 import { CSV_COLUMNS } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
 import { queryKeys } from "../../../lib/query-client";
 import { notify } from "../../notifications/notify";
+import { useProductList, useProductStore } from "../../products";
 import { importProducts, previewImport } from "../api/import-products";
 import { downloadCsv, type ExportKind, exportCsv, exportFileName, TEMPLATE_FILE_NAME, templateCsv } from "../csv-format";
 import {
@@ -34,8 +34,6 @@ type Phase =
 
 export interface CsvDialogProps {
   onClose: () => void;
-  /** The products the exports are made from (the live list). */
-  products: Product[];
 }
 
 function ErrorList({ errors, title }: { errors: string[]; title: string }) {
@@ -59,8 +57,11 @@ function ErrorList({ errors, title }: { errors: string[]; title: string }) {
 }
 
 /** CSV import (parse, check, preview, dry-run diff, confirm, result) and export. */
-export function CsvDialog({ onClose, products }: CsvDialogProps) {
+export function CsvDialog({ onClose }: CsvDialogProps) {
   const queryClient = useQueryClient();
+  const store = useProductStore();
+  // The exports are made from the live catalogue in the product store.
+  const { products } = useProductList();
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -114,7 +115,8 @@ export function CsvDialog({ onClose, products }: CsvDialogProps) {
     try {
       const result = await importProducts(back.checked.valid);
       setPhase({ kind: "done", result });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.products });
+      // The import's changes: a catch-up from the store's watermark (its live event may be later or lost).
+      store.resync();
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
       notify.success(`Import complete: ${result.created} created, ${result.updated} updated`);
     } catch (err) {

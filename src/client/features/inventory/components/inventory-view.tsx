@@ -6,11 +6,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { loadErrorText } from "../../../lib/http";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications/notify";
-import { useProducts } from "../../products/api/list-products";
-import { useSetProductStatus } from "../../products/api/set-product-status";
-import { AddProductDialog } from "../../products/components/add-product-dialog";
-import { EditProductDialog } from "../../products/components/edit-product-dialog";
-import { productNameOf } from "../../products/product-form";
+import { AddProductDialog, EditProductDialog, productNameOf, useProductList, useProductStore, useSetProductStatus } from "../../products";
 import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
 import { useFilteredProducts } from "../hooks/use-filtered-products";
 import { FilterBar } from "./filter-bar";
@@ -34,9 +30,10 @@ type Modal =
 export function InventoryView() {
   const { permissions } = useAuth();
   const canManage = permissions.canManageProducts;
-  const products = useProducts();
+  const store = useProductStore();
+  const products = useProductList();
   const [filters, setFilters] = useState<InventoryFilters>(DEFAULT_FILTERS);
-  const { filtered, options } = useFilteredProducts(products.data, filters);
+  const { filtered, options } = useFilteredProducts(products.products, filters);
   const [modal, setModal] = useState<Modal>({ kind: "none" });
   const [busyIds, setBusyIds] = useState<ReadonlySet<number>>(new Set());
   const setStatus = useSetProductStatus();
@@ -66,7 +63,7 @@ export function InventoryView() {
     [changeStatus],
   );
 
-  const total = products.data?.length ?? 0;
+  const total = products.products.length;
   const filtersOn = hasActiveFilters(filters);
 
   return (
@@ -95,11 +92,11 @@ export function InventoryView() {
         ) : null}
       </div>
 
-      {products.isPending ? (
+      {products.pending ? (
         <p className="flex items-center gap-2 p-6" aria-busy="true">
           <Spinner label="Loading products" /> Loading products...
         </p>
-      ) : products.isError && !products.data ? (
+      ) : products.status === "error" ? (
         <p
           role="alert"
           className="rounded-lg border border-red-300 bg-red-50 p-4 font-medium text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
@@ -147,18 +144,21 @@ export function InventoryView() {
         </>
       )}
 
-      {modal.kind === "add" ? <AddProductDialog onClose={close} initialBarcode={modal.barcode} /> : null}
-      {modal.kind === "edit" ? <EditProductDialog product={modal.product} onClose={close} /> : null}
       <Suspense fallback={null}>
+        {modal.kind === "add" ? <AddProductDialog onClose={close} initialBarcode={modal.barcode} /> : null}
+        {modal.kind === "edit" ? <EditProductDialog product={modal.product} onClose={close} /> : null}
         {modal.kind === "scan" ? (
           <ScannerOverlay
             mode="add"
             onClose={close}
-            onFound={(product) => setModal({ kind: "edit", product })}
+            onFound={(product) => {
+              store.put(product);
+              setModal({ kind: "edit", product });
+            }}
             onNotFound={(barcode) => setModal({ kind: "add", barcode })}
           />
         ) : null}
-        {modal.kind === "csv" ? <CsvDialog onClose={close} products={products.data ?? []} /> : null}
+        {modal.kind === "csv" ? <CsvDialog onClose={close} /> : null}
         {modal.kind === "audit" ? <AuditDialog onClose={close} product={modal.product} /> : null}
       </Suspense>
     </div>

@@ -1,7 +1,7 @@
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useLayoutEffect, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
-import { ProductCard } from "../../products/components/product-card";
+import { ProductCard } from "../../products";
 
 /** Columns for a grid width: one card per ~300 px, 1 to 4 (responsive). */
 export function columnsFor(width: number): number {
@@ -25,7 +25,7 @@ export interface ProductGridProps {
 
 /**
  * Only the rows in view are in the DOM (window scrolling), so 20,000 products stay fast.
- * Refetches keep the same rows and the window's scroll, so the position is kept.
+ * Live changes keep the same rows and the window's scroll, so the position is kept.
  */
 export function ProductGrid({ products, canManageProducts, onEdit, onToggleStatus, onHistory, busyIds }: ProductGridProps) {
   const ref = useRef<HTMLDivElement>(null);

@@ -2,9 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useRef } from "react";
 import type { Product } from "../../../../contract/products";
 import { filterOptions, filterProducts, type InventoryFilters, narrows, searchKey } from "../filters";
 
-const NO_PRODUCTS: Product[] = [];
-
-/** Search keys per product object; a refetch brings new objects, which get new keys once. */
+/** Search keys per product object; a changed product is a new object, which gets its key once. */
 const keys = new WeakMap<Product, string>();
 function cachedKey(p: Product): string {
   let k = keys.get(p);
@@ -19,10 +17,9 @@ function cachedKey(p: Product): string {
  * Filtering that keeps typing instant: the filters are deferred (React renders the input first,
  * the list after) and the result memoised. A performance mark is left after each filtered render.
  */
-export function useFilteredProducts(products: Product[] | undefined, filters: InventoryFilters) {
+export function useFilteredProducts(all: readonly Product[], filters: InventoryFilters) {
   const deferred = useDeferredValue(filters);
-  const all = products ?? NO_PRODUCTS;
-  const last = useRef<{ all: Product[]; filters: InventoryFilters; result: Product[] } | null>(null);
+  const last = useRef<{ all: readonly Product[]; filters: InventoryFilters; result: Product[] } | null>(null);
   const filtered = useMemo(() => {
     const prev = last.current;
     // Typing more narrows the previous result: search only that (same list, other filters equal).

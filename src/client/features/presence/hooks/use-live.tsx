@@ -1,8 +1,7 @@
-import { type QueryClient, useQueryClient } from "@tanstack/react-query";
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { InventoryUpdate, OnlineUser } from "../../../../contract/events";
-import type { Product } from "../../../../contract/products";
 import { ApiError } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 import { createSocket } from "../../../lib/socket";
@@ -25,45 +24,27 @@ export interface LiveState {
   authError: LiveAuthError | null;
 }
 
-type Listener = (update: InventoryUpdate) => void;
-
-interface LiveContextValue extends LiveState {
-  /** Subscribes to every inventory_update (own events too); returns the unsubscribe. */
-  subscribe: (listener: Listener) => () => void;
-}
-
 const INITIAL: LiveState = { connected: false, userCount: 0, onlineUsers: [], authError: null };
-const LiveContext = createContext<LiveContextValue | null>(null);
+const LiveContext = createContext<LiveState | null>(null);
 
-/** Patches cached products right away; the invalidation after it brings the full truth. */
-function patchCaches(queryClient: QueryClient, update: InventoryUpdate) {
-  const { id, quantity_on_hand, is_active } = update.data;
-  if (id === undefined || (quantity_on_hand === undefined && is_active === undefined)) return;
-  const patch = (p: Product): Product =>
-    p.id === id ? { ...p, ...(quantity_on_hand !== undefined && { quantity_on_hand }), ...(is_active !== undefined && { is_active }) } : p;
-  queryClient.setQueryData<unknown>(queryKeys.products, (old: unknown) =>
-    Array.isArray(old) ? (old as Product[]).map((p) => (p && typeof p === "object" ? patch(p) : p)) : old,
-  );
-  queryClient.setQueriesData<Product | null>({ queryKey: queryKeys.productByBarcodeAll }, (old) =>
-    old && typeof old === "object" ? patch(old) : old,
-  );
-}
-
-function invalidateInventory(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: queryKeys.products });
-  void queryClient.invalidateQueries({ queryKey: queryKeys.productByBarcodeAll });
-  void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+export interface LiveProviderProps {
+  children: ReactNode;
+  /** Every inventory_update, the user's own included (the product store applies them). */
+  onInventoryUpdate?: (update: InventoryUpdate) => void;
+  /** Authenticated again after a lost connection: events may have been missed. */
+  onReconnect?: () => void;
 }
 
 /**
  * The live connection, open only while someone is signed in: connect, fetch a socket token,
- * authenticate; presence, live inventory events (cache updates + toasts for other users' changes).
+ * authenticate; presence, and live inventory events (handed on, and toasts for other users' changes).
  */
-export function LiveProvider({ children }: { children: ReactNode }) {
+export function LiveProvider({ children, onInventoryUpdate, onReconnect }: LiveProviderProps) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const [state, setState] = useState<LiveState>(INITIAL);
-  const listeners = useRef(new Set<Listener>());
+  const handlers = useRef({ onInventoryUpdate, onReconnect });
+  handlers.current = { onInventoryUpdate, onReconnect };
   const userId = user?.id;
 
   useEffect(() => {
@@ -92,8 +73,12 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     });
     socket.on("authenticated", () => {
       setState((s) => ({ ...s, connected: true, authError: null }));
-      // After a reconnect, events may have been missed: refetch everything.
-      if (authenticatedBefore) void queryClient.invalidateQueries();
+      // After a reconnect, events may have been missed: products catch up in the product store,
+      // the other queries (session, users, an open audit trail) refetch.
+      if (authenticatedBefore) {
+        handlers.current.onReconnect?.();
+        void queryClient.invalidateQueries();
+      }
       authenticatedBefore = true;
     });
     socket.on("auth_error", (payload) => {
@@ -117,12 +102,12 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     socket.on("connect_error", () => setState((s) => ({ ...s, connected: false })));
     socket.on("user_count", ({ count, users }) => setState((s) => ({ ...s, userCount: count, onlineUsers: users })));
     socket.on("inventory_update", (update) => {
-      patchCaches(queryClient, update);
-      invalidateInventory(queryClient);
+      handlers.current.onInventoryUpdate?.(update);
+      // Refetches only an audit trail on screen.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
       if (update.userId !== userId) {
         toast(describeUpdate(update), { toasterId: LIVE_TOASTER_ID });
       }
-      for (const listener of listeners.current) listener(update);
     });
     socket.connect();
 
@@ -135,28 +120,12 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     };
   }, [userId, queryClient]);
 
-  const subscribe = useCallback((listener: Listener) => {
-    listeners.current.add(listener);
-    return () => {
-      listeners.current.delete(listener);
-    };
-  }, []);
-
-  const value = useMemo(() => ({ ...state, subscribe }), [state, subscribe]);
-  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
+  return <LiveContext.Provider value={state}>{children}</LiveContext.Provider>;
 }
 
-/** Live status, presence and the inventory event subscription. */
-export function useLive(): LiveContextValue {
+/** Live status and presence. */
+export function useLive(): LiveState {
   const value = useContext(LiveContext);
   if (!value) throw new Error("useLive outside LiveProvider");
   return value;
-}
-
-/** Calls `listener` for every live inventory event while mounted. */
-export function useInventoryUpdates(listener: Listener): void {
-  const { subscribe } = useLive();
-  const latest = useRef(listener);
-  latest.current = listener;
-  useEffect(() => subscribe((u) => latest.current(u)), [subscribe]);
 }

@@ -63,7 +63,7 @@ describe("adjustQuantity", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("makes a new key per tap", () => {
+  it("makes a new key per change", () => {
     expect(newIdempotencyKey()).not.toBe(newIdempotencyKey());
     expect(newIdempotencyKey()).toMatch(/^[\x20-\x7e]{1,100}$/);
   });

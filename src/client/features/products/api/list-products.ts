@@ -1,32 +1,23 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Product } from "../../../../contract/products";
-import { apiFetch } from "../../../lib/http";
-import { queryKeys } from "../../../lib/query-client";
+import { CATALOGUE_REVISION_HEADER, type Product, type ProductsSince } from "../../../../contract/products";
+import { apiFetch, apiRequest } from "../../../lib/http";
+import { withRetries } from "../../../lib/retry";
 
-/** GET /api/products: every product, newest first. */
-export function listProducts(signal?: AbortSignal): Promise<Product[]> {
-  return apiFetch<Product[]>("/api/products", { signal });
+const RETRY_DELAYS_MS = [1000, 3000];
+
+export interface ProductList {
+  products: Product[];
+  /** The catalogue revision the list is complete up to (X-Catalogue-Revision), null when not sent. */
+  revision: number | null;
 }
 
-/** The products list query (key ["products"], invalidated by live inventory events). */
-export const productsQuery = () =>
-  queryOptions({
-    queryKey: queryKeys.products,
-    queryFn: ({ signal }) => listProducts(signal),
-  });
-
-export function useProducts(enabled = true) {
-  return useQuery({ ...productsQuery(), enabled });
+/** GET /api/products: every product, newest first, and the revision it is complete up to. */
+export async function listProducts(): Promise<ProductList> {
+  const { data, headers } = await withRetries(() => apiRequest<Product[]>("/api/products"), RETRY_DELAYS_MS);
+  const revision = Number(headers.get(CATALOGUE_REVISION_HEADER));
+  return { products: data, revision: headers.has(CATALOGUE_REVISION_HEADER) && Number.isSafeInteger(revision) ? revision : null };
 }
 
-/** Replaces one product in the cached list with a newer copy (never with an older version). */
-export function replaceProduct(list: Product[] | undefined, next: Product): Product[] | undefined {
-  if (!list) return list;
-  let found = false;
-  const out = list.map((p) => {
-    if (p.id !== next.id) return p;
-    found = true;
-    return p.version > next.version ? p : next;
-  });
-  return found ? out : [next, ...out];
+/** GET /api/products?since=R: every product changed after revision R, and the new watermark. */
+export function listProductsSince(revision: number): Promise<ProductsSince> {
+  return withRetries(() => apiFetch<ProductsSince>(`/api/products?since=${revision}`), RETRY_DELAYS_MS);
 }

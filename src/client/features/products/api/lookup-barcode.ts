@@ -10,7 +10,3 @@ export async function lookupBarcode(barcode: string, signal?: AbortSignal): Prom
     throw err;
   }
 }
-
-export const notFoundMessage = (barcode: string) => `Product with barcode ${barcode} not found in inventory`;
-export const LOOKUP_FAILED = "Failed to lookup product";
-export const CAMERA_DENIED = "Camera access denied. Please allow camera access and refresh the page.";

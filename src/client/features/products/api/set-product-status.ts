@@ -2,20 +2,21 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Product } from "../../../../contract/products";
 import { apiFetch } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
-import { replaceProduct } from "./list-products";
+import { useProductStore } from "../store/product-store-provider";
 
 /** PUT /api/products/{id}/status: the updated product. */
 export function setProductStatus(id: number, isActive: boolean): Promise<Product> {
   return apiFetch<Product>(`/api/products/${id}/status`, { method: "PUT", body: { is_active: isActive } });
 }
 
+/** Disables or enables a product and puts the answer into the product store. */
 export function useSetProductStatus() {
   const queryClient = useQueryClient();
+  const store = useProductStore();
   return useMutation({
     mutationFn: ({ id, isActive }: { id: number; isActive: boolean }) => setProductStatus(id, isActive),
     onSuccess: (product) => {
-      queryClient.setQueryData<Product[]>(queryKeys.products, (old) => replaceProduct(old, product));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.products });
+      store.put(product);
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
     },
   });

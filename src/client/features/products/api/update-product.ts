@@ -1,29 +1,37 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type Product, type UpdateProductBody, versionConflictBodySchema } from "../../../../contract/products";
+import { type Product, type UpdateProductBody, type VersionConflictBody, versionConflictBodySchema } from "../../../../contract/products";
 import { ApiError, apiFetch } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
-import { replaceProduct } from "./list-products";
+import { useProductStore } from "../store/product-store-provider";
 
-/** PUT /api/products/{id}: the updated product. With `version`, a stale edit is refused with 409. */
+/**
+ * PUT /api/products/{id} with only the fields to change: the updated product. With `version`,
+ * an edit of a field someone else changed since is refused with 409.
+ */
 export function updateProduct(id: number, body: UpdateProductBody): Promise<Product> {
   return apiFetch<Product>(`/api/products/${id}`, { method: "PUT", body });
 }
 
-/** The current product carried by a 409 "changed by someone else" answer, else null. */
-export function conflictProduct(err: unknown): Product | null {
+/** The body of a 409 "changed by someone else" answer (current product, conflicting fields), else null. */
+export function versionConflict(err: unknown): VersionConflictBody | null {
   if (!(err instanceof ApiError) || err.status !== 409) return null;
   const parsed = versionConflictBodySchema.safeParse(err.data);
-  return parsed.success ? parsed.data.product : null;
+  return parsed.success ? parsed.data : null;
 }
 
+/** Edits a product; the answer, or the current product of a conflict, goes into the product store. */
 export function useUpdateProduct() {
   const queryClient = useQueryClient();
+  const store = useProductStore();
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: UpdateProductBody }) => updateProduct(id, body),
     onSuccess: (product) => {
-      queryClient.setQueryData<Product[]>(queryKeys.products, (old) => replaceProduct(old, product));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.products });
+      store.put(product);
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+    },
+    onError: (err) => {
+      const conflict = versionConflict(err);
+      if (conflict) store.put(conflict.product);
     },
   });
 }

@@ -2,13 +2,18 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import { fakeApi } from "../store/fake-api";
+import { ProductStore } from "../store/product-store";
+import { ProductStoreProvider } from "../store/product-store-provider";
 import { AddProductDialog } from "./add-product-dialog";
 
 function renderDialog(initialBarcode?: string) {
   const client = new QueryClient();
   render(
     <QueryClientProvider client={client}>
-      <AddProductDialog onClose={() => {}} initialBarcode={initialBarcode} />
+      <ProductStoreProvider store={new ProductStore(fakeApi().api)}>
+        <AddProductDialog onClose={() => {}} initialBarcode={initialBarcode} />
+      </ProductStoreProvider>
     </QueryClientProvider>,
   );
   return userEvent.setup();

@@ -16,7 +16,8 @@ import {
 } from "../product-form";
 import { ProductFormFields } from "./product-form-fields";
 
-const schema = productFormSchema("add");
+// Pure: screens that import the products feature without this dialog leave it out of their bundle.
+const schema = /* @__PURE__ */ productFormSchema("add");
 
 export interface AddProductDialogProps {
   onClose: () => void;

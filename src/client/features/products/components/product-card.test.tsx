@@ -2,6 +2,9 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Product } from "../../../../contract/products";
+import { fakeApi } from "../store/fake-api";
+import { ProductStore } from "../store/product-store";
+import { ProductStoreProvider } from "../store/product-store-provider";
 import { ProductCard } from "./product-card";
 
 const base: Product = {
@@ -22,13 +25,15 @@ function renderCard(product: Partial<Product>, canManageProducts = true) {
   const calls: string[] = [];
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <ProductCard
-        product={{ ...base, ...product }}
-        canManageProducts={canManageProducts}
-        onEdit={() => calls.push("edit")}
-        onToggleStatus={() => calls.push("toggle")}
-        onHistory={() => calls.push("history")}
-      />
+      <ProductStoreProvider store={new ProductStore(fakeApi().api)}>
+        <ProductCard
+          product={{ ...base, ...product }}
+          canManageProducts={canManageProducts}
+          onEdit={() => calls.push("edit")}
+          onToggleStatus={() => calls.push("toggle")}
+          onHistory={() => calls.push("history")}
+        />
+      </ProductStoreProvider>
     </QueryClientProvider>,
   );
   return calls;

@@ -26,7 +26,7 @@ export function isLowStock(quantity: number): boolean {
 }
 
 /** One product: details, quantity -/+ (click or hold), Edit and Disable/Enable, swipe gestures. */
-export const ProductCard = memo(function ProductCard({
+export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
   product,
   canManageProducts,
   onEdit,

@@ -3,8 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import { SCANNER_BOX_PX, SCANNER_FPS } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { inputClassName } from "../../../components/ui/field";
-import { CAMERA_DENIED } from "../api/lookup-barcode";
 import { createDetector, type Detector } from "../detector";
+import { CAMERA_DENIED } from "../messages";
 
 interface CameraViewProps {
   /** While false the camera stays on but nothing is decoded (e.g. during a lookup). */

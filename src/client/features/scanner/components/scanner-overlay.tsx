@@ -5,7 +5,8 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Input } from "../../../components/ui/field";
 import { Spinner } from "../../../components/ui/spinner";
-import { LOOKUP_FAILED, lookupBarcode, notFoundMessage } from "../api/lookup-barcode";
+import { useProductStore } from "../../products";
+import { LOOKUP_FAILED, notFoundMessage } from "../messages";
 import { CameraView } from "./camera-view";
 
 export interface ScannerOverlayProps {
@@ -28,6 +29,7 @@ type Phase =
 
 /** Camera and manual barcode entry; looks the code up and reports what it found. */
 export function ScannerOverlay({ mode, onClose, onFound, onNotFound }: ScannerOverlayProps) {
+  const store = useProductStore();
   const [phase, setPhase] = useState<Phase>({ kind: "scanning" });
   const [manual, setManual] = useState("");
   const busy = useRef(false);
@@ -39,7 +41,7 @@ export function ScannerOverlay({ mode, onClose, onFound, onNotFound }: ScannerOv
       busy.current = true;
       setPhase({ kind: "looking-up", barcode });
       try {
-        const product = await lookupBarcode(barcode);
+        const product = await store.lookup(barcode);
         if (product) {
           setPhase({ kind: "success", product });
           // In add mode the success view says the barcode is taken and offers the product.
@@ -57,7 +59,7 @@ export function ScannerOverlay({ mode, onClose, onFound, onNotFound }: ScannerOv
         busy.current = false;
       }
     },
-    [mode, onFound, onNotFound],
+    [store, mode, onFound, onNotFound],
   );
 
   function onManualSubmit(event: FormEvent<HTMLFormElement>) {

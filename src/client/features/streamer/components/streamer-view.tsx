@@ -6,7 +6,8 @@ import { Card } from "../../../components/ui/card";
 import { Spinner } from "../../../components/ui/spinner";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications/notify";
-import { LOOKUP_FAILED, lookupBarcode, notFoundMessage } from "../../scanner/api/lookup-barcode";
+import { usePendingDelta, useProductStore } from "../../products";
+import { LOOKUP_FAILED, notFoundMessage } from "../../scanner/messages";
 import { playFeedback } from "../feedback";
 import { useQuantityTaps } from "../hooks/use-quantity-taps";
 import { useStreamerProducts } from "../hooks/use-streamer-products";
@@ -21,8 +22,9 @@ const ScannerOverlay = lazy(() => loadScanner().then((m) => ({ default: m.Scanne
 
 export function StreamerView() {
   const { user, permissions } = useAuth();
+  const store = useProductStore();
   const products = useStreamerProducts(user?.id ?? 0);
-  const { tap, pendingDelta } = useQuantityTaps();
+  const { tap } = useQuantityTaps();
   const [scannerOpen, setScannerOpen] = useState(false);
 
   // Fetch the scanner's code while idle, so opening it is instant (its WASM loads on open).
@@ -49,7 +51,7 @@ export function StreamerView() {
   const onWedgeScan = useCallback(
     async (code: string) => {
       try {
-        const product = await lookupBarcode(code);
+        const product = await store.lookup(code);
         if (product) onScanned(product);
         else {
           playFeedback("error");
@@ -60,7 +62,7 @@ export function StreamerView() {
         notify.error(LOOKUP_FAILED);
       }
     },
-    [onScanned],
+    [store, onScanned],
   );
   useWedgeScanner(onWedgeScan, !scannerOpen);
 
@@ -84,7 +86,8 @@ export function StreamerView() {
   }
 
   const current = products.currentProduct;
-  const stock = current ? current.quantity_on_hand + pendingDelta(current.id) : 0;
+  const pending = usePendingDelta(current?.id);
+  const stock = current ? current.quantity_on_hand + pending : 0;
 
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-4">

@@ -1,34 +1,46 @@
-import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { Product } from "../../../../contract/products";
-import { queryKeys } from "../../../lib/query-client";
-import { lookupBarcode } from "../../scanner/api/lookup-barcode";
+import { useProductStore, useProductsByBarcode } from "../../products";
 import { loadStreamerState, pushRecent, removeRecent, saveStreamerState } from "../recents";
 
-const productQuery = (barcode: string) => ({
-  queryKey: queryKeys.productByBarcode(barcode),
-  queryFn: ({ signal }: { signal: AbortSignal }) => lookupBarcode(barcode, signal),
-  staleTime: 30_000,
-});
-
-/** The current product and the recent list (barcodes; products come from the query cache). */
+/**
+ * The current product and the recent list: barcodes here, products in the product store. The
+ * streamer knows only these products: it looks them up by barcode, never downloads the list.
+ */
 export function useStreamerProducts(userId: number) {
-  const queryClient = useQueryClient();
+  const store = useProductStore();
   const [state, setState] = useState(() => loadStreamerState(userId));
   const { current, recents } = state;
+  const [failed, setFailed] = useState<ReadonlySet<string>>(new Set());
 
   useEffect(() => saveStreamerState(userId, state), [userId, state]);
 
-  const currentQuery = useQuery({ ...productQuery(current ?? ""), enabled: current !== null });
-  const recentQueries = useQueries({ queries: recents.map((b) => productQuery(b)) });
+  const watched = useMemo(() => (current === null ? recents : [current, ...recents.filter((b) => b !== current)]), [current, recents]);
+  const copies = useProductsByBarcode(watched);
+  const productOf = (barcode: string) => copies[watched.indexOf(barcode)] ?? null;
+  const currentProduct = current === null ? null : productOf(current);
+
+  // After a reconnect or an import the store re-looks up exactly these.
+  useEffect(() => store.setWatched(watched), [store, watched]);
+
+  // Barcodes kept from before a reload: look them up once.
+  useEffect(() => {
+    for (const barcode of watched) {
+      if (store.getByBarcode(barcode) || failed.has(barcode)) continue;
+      store.lookup(barcode).then(
+        (found) => found || setFailed((s) => new Set(s).add(barcode)),
+        () => setFailed((s) => new Set(s).add(barcode)),
+      );
+    }
+  }, [store, watched, failed]);
 
   /** A scanned active product becomes current and goes to the top of the recent list. */
   const select = useCallback(
     (product: Product) => {
-      queryClient.setQueryData(queryKeys.productByBarcode(product.barcode), product);
+      store.put(product);
       setState((s) => ({ current: product.barcode, recents: pushRecent(s.recents, product.barcode) }));
     },
-    [queryClient],
+    [store],
   );
 
   const makeCurrent = useCallback((barcode: string) => setState((s) => ({ ...s, current: barcode })), []);
@@ -39,21 +51,19 @@ export function useStreamerProducts(userId: number) {
     [],
   );
 
-  /** The freshest copy from the server (used before trusting a cached recent entry). */
-  const refresh = useCallback((barcode: string) => queryClient.fetchQuery({ ...productQuery(barcode), staleTime: 0 }), [queryClient]);
-
   const recentProducts = recents
-    .map((barcode, i) => ({ barcode, product: recentQueries[i]?.data ?? null }))
+    .map((barcode) => ({ barcode, product: productOf(barcode) }))
     .filter((r): r is { barcode: string; product: Product } => r.product !== null && r.product.is_active !== false);
 
   return {
     current,
-    currentProduct: currentQuery.data ?? null,
-    currentLoading: current !== null && currentQuery.isPending,
+    currentProduct,
+    currentLoading: current !== null && currentProduct === null && !failed.has(current),
     recentProducts,
     select,
     makeCurrent,
     remove,
-    refresh,
+    /** The freshest copy from the server (before trusting a recent entry). */
+    refresh: store.lookup,
   };
 }

@@ -1,0 +1,19 @@
+import { lazy } from "react";
+
+export { useSetProductStatus } from "./api/set-product-status";
+export { ProductCard } from "./components/product-card";
+export { QUANTITY_FAILED } from "./hooks/use-quantity-change";
+export { productNameOf } from "./product-form";
+export type { ListStatus, ProductStore } from "./store/product-store";
+export {
+  ProductStoreProvider,
+  usePendingDelta,
+  useProduct,
+  useProductList,
+  useProductStore,
+  useProductsByBarcode,
+} from "./store/product-store-provider";
+
+// The dialogs (and their form library) load when first opened, not with every screen that uses the store.
+export const AddProductDialog = lazy(() => import("./components/add-product-dialog").then((m) => ({ default: m.AddProductDialog })));
+export const EditProductDialog = lazy(() => import("./components/edit-product-dialog").then((m) => ({ default: m.EditProductDialog })));

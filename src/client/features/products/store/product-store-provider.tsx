@@ -1,0 +1,71 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import type { Product } from "../../../../contract/products";
+import { queryKeys } from "../../../lib/query-client";
+import { adjustQuantity, newIdempotencyKey } from "../api/adjust-quantity";
+import { listProducts, listProductsSince } from "../api/list-products";
+import { lookupBarcode } from "../api/lookup-barcode";
+import { ProductStore } from "./product-store";
+
+const StoreContext = createContext<ProductStore | null>(null);
+
+/** One product store per signed-in session (give the provider a `key` of the user). */
+export function ProductStoreProvider({ children, store }: { children: ReactNode; store?: ProductStore }) {
+  const queryClient = useQueryClient();
+  const [value] = useState(
+    () =>
+      store ??
+      new ProductStore(
+        {
+          list: listProducts,
+          since: listProductsSince,
+          lookup: (barcode) => lookupBarcode(barcode),
+          adjust: (id, body, key) => adjustQuantity(id, body, key),
+          newKey: newIdempotencyKey,
+        },
+        // Re-check who is signed in, which signs out when the session ended.
+        { onUnauthorized: () => void queryClient.invalidateQueries({ queryKey: queryKeys.me }) },
+      ),
+  );
+  return <StoreContext.Provider value={value}>{children}</StoreContext.Provider>;
+}
+
+export function useProductStore(): ProductStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error("useProductStore outside ProductStoreProvider");
+  return store;
+}
+
+/** The whole catalogue (downloaded once, when the first screen that needs it mounts). */
+export function useProductList() {
+  const store = useProductStore();
+  useEffect(() => store.ensureList(), [store]);
+  const products = useSyncExternalStore(store.subscribe, store.getList);
+  const status = useSyncExternalStore(store.subscribe, store.getListStatus);
+  const error = useSyncExternalStore(store.subscribe, store.getListError);
+  return { products, status, error, pending: status === "idle" || status === "loading" };
+}
+
+/** The stored copy of one product (undefined while the store does not know it). */
+export function useProduct(id: number): Product | undefined {
+  const store = useProductStore();
+  return useSyncExternalStore(store.subscribe, () => store.get(id));
+}
+
+/** This tab's quantity changes of a product still in flight (0 for none or no product). */
+export function usePendingDelta(id: number | undefined): number {
+  const store = useProductStore();
+  return useSyncExternalStore(store.subscribe, () => (id === undefined ? 0 : store.pendingDelta(id)));
+}
+
+/** Stored products by barcode, in the order given; barcodes the store does not know are null. */
+export function useProductsByBarcode(barcodes: readonly string[]): ReadonlyArray<Product | null> {
+  const store = useProductStore();
+  const last = useRef<ReadonlyArray<Product | null>>([]);
+  return useSyncExternalStore(store.subscribe, () => {
+    const next = barcodes.map((b) => store.getByBarcode(b) ?? null);
+    const same = next.length === last.current.length && next.every((p, i) => p === last.current[i]);
+    if (!same) last.current = next;
+    return last.current;
+  });
+}

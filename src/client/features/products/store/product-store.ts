@@ -1,0 +1,264 @@
+import type { InventoryUpdate } from "../../../../contract/events";
+import type { Product, ProductsSince, QuantityChangeBody } from "../../../../contract/products";
+import { RECENT_PRODUCTS_MAX } from "../../../../contract/rules";
+import { ApiError, normaliseError } from "../../../lib/http";
+import type { ProductList } from "../api/list-products";
+
+/** The calls the store makes (the app passes the real ones, tests fakes). */
+export interface ProductStoreApi {
+  list(): Promise<ProductList>;
+  since(revision: number): Promise<ProductsSince>;
+  lookup(barcode: string): Promise<Product | null>;
+  adjust(id: number, body: QuantityChangeBody, key: string): Promise<Product>;
+  newKey(): string;
+}
+
+export interface ProductStoreOptions {
+  /** A call answered 401: the session ended. */
+  onUnauthorized?: () => void;
+}
+
+export type ListStatus = "idle" | "loading" | "loaded" | "error";
+
+/** Products a partial screen re-looks up after a reconnect or an import: the current one and the recents. */
+export const WATCHED_MAX = RECENT_PRODUCTS_MAX + 1;
+
+/**
+ * The client's one copy of the products. A newer copy of a product (higher revision) replaces
+ * an older one whichever way it came (list, catch-up, event, HTTP answer), so the order things
+ * arrive in does not matter. The whole list is downloaded once, and only when a screen asks for
+ * it; after that, missed changes come from `since` catch-ups. Quantity changes in flight from
+ * this tab are kept by Idempotency-Key until their own event or their answer settles them.
+ */
+export class ProductStore {
+  private readonly byId = new Map<number, Product>();
+  private readonly idByBarcode = new Map<string, number>();
+  /** Ids newest first (the list's order, products new to this tab in front). */
+  private order: number[] = [];
+  private listCache: Product[] | null = null;
+  private listStatus: ListStatus = "idle";
+  private listError: ApiError | null = null;
+  private wantsAll = false;
+  private watermark: number | null = null;
+  private watched: string[] = [];
+  private readonly pending = new Map<string, { id: number; delta: number }>();
+  private readonly pendingById = new Map<number, number>();
+  private readonly lookups = new Map<string, Promise<Product | null>>();
+  private sync: Promise<void> | null = null;
+  private syncAgain = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly api: ProductStoreApi,
+    private readonly options: ProductStoreOptions = {},
+  ) {}
+
+  // Arrow properties: React's useSyncExternalStore takes them unbound.
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getList = (): readonly Product[] => {
+    this.listCache ??= this.order.flatMap((id) => this.byId.get(id) ?? []);
+    return this.listCache;
+  };
+  getListStatus = (): ListStatus => this.listStatus;
+  getListError = (): ApiError | null => this.listError;
+  get = (id: number): Product | undefined => this.byId.get(id);
+  getByBarcode = (barcode: string): Product | undefined => {
+    const id = this.idByBarcode.get(barcode);
+    return id === undefined ? undefined : this.byId.get(id);
+  };
+  /** Sum of this tab's quantity changes of product `id` still waiting to be settled. */
+  pendingDelta = (id: number): number => this.pendingById.get(id) ?? 0;
+  /** Stock as this tab shows it: the stored quantity plus the changes in flight. */
+  shownQuantity = (id: number): number => (this.byId.get(id)?.quantity_on_hand ?? 0) + this.pendingDelta(id);
+
+  /** A screen needs the whole catalogue: downloads it once (again only after a failure). */
+  ensureList = (): void => {
+    this.wantsAll = true;
+    if (this.listStatus === "idle" || this.listStatus === "error") void this.loadList();
+  };
+
+  /** An answer from the server (lookup, create, edit, status): kept when newer. */
+  put = (product: Product): void => {
+    if (this.accept(product, true)) this.emit();
+  };
+
+  /** GET /api/products/barcode/{b} into the store; concurrent lookups of one barcode share a request. */
+  lookup = (barcode: string): Promise<Product | null> => {
+    const running = this.lookups.get(barcode);
+    if (running) return running;
+    const request = this.api
+      .lookup(barcode)
+      .then((product) => {
+        if (product) this.put(product);
+        return product;
+      })
+      .catch((err: unknown) => {
+        this.report(err);
+        throw err;
+      })
+      .finally(() => this.lookups.delete(barcode));
+    this.lookups.set(barcode, request);
+    return request;
+  };
+
+  /** The barcodes a partial screen shows (current + recents); re-looked up on reconnect or import. */
+  setWatched = (barcodes: readonly string[]): void => {
+    this.watched = [...new Set(barcodes)].slice(0, WATCHED_MAX);
+  };
+
+  /** A live inventory_update. Never downloads the whole list. */
+  applyEvent = (update: InventoryUpdate): void => {
+    const { product, idempotency_key: key, revision } = update.data;
+    if (update.type === "products_imported") {
+      const alreadyHave = revision !== undefined && this.watermark !== null && revision <= this.watermark;
+      if (!alreadyHave) this.resync();
+      return;
+    }
+    // Unknown products join only a full list; a partial screen keeps to what it looked up.
+    const applied = product ? this.accept(product, this.wantsAll) : false;
+    const settled = key ? this.settle(key) : false;
+    if (applied || settled) this.emit();
+  };
+
+  /**
+   * Catch up after missed events (reconnect, import): `since` the watermark when the full list
+   * is loaded, else re-look-up the watched products. One run at a time; triggers during a run
+   * schedule exactly one more.
+   */
+  resync = (): void => {
+    if (this.wantsAll && this.listStatus !== "loaded") {
+      if (this.listStatus === "loading") this.syncAgain = true;
+      else void this.loadList();
+      return;
+    }
+    if (this.sync) {
+      this.syncAgain = true;
+      return;
+    }
+    this.sync = this.runSync().finally(() => {
+      this.sync = null;
+    });
+  };
+
+  /** Resolves when no catch-up is running (tests). */
+  idle = async (): Promise<void> => {
+    while (this.sync) await this.sync;
+  };
+
+  /**
+   * One quantity change with its own Idempotency-Key (retries reuse it, see adjustQuantity). It
+   * shows at once as pending and is settled by its own event or its answer, whichever is first.
+   */
+  adjust = async (id: number, delta: number, reason: string): Promise<Product> => {
+    const key = this.api.newKey();
+    this.pending.set(key, { id, delta });
+    this.addPending(id, delta);
+    this.emit();
+    try {
+      const product = await this.api.adjust(id, { quantity_change: delta, reason }, key);
+      this.accept(product, true);
+      this.settle(key);
+      this.emit();
+      return product;
+    } catch (err) {
+      if (this.settle(key)) this.emit();
+      this.report(err);
+      throw err;
+    }
+  };
+
+  private async loadList(): Promise<void> {
+    this.listStatus = "loading";
+    this.listError = null;
+    this.emit();
+    try {
+      const { products, revision } = await this.api.list();
+      const listed = new Set<number>();
+      for (const p of products) {
+        listed.add(p.id);
+        this.accept(p, "listed");
+      }
+      // Products this tab learnt of that the list does not hold yet are newer: they go first.
+      this.order = [...this.order.filter((id) => !listed.has(id)), ...products.map((p) => p.id)];
+      this.listCache = null;
+      this.watermark = revision;
+      this.listStatus = "loaded";
+    } catch (err) {
+      this.listStatus = "error";
+      this.listError = normaliseError(err);
+      this.report(err);
+    }
+    this.emit();
+    if (this.syncAgain && this.listStatus === "loaded") {
+      this.syncAgain = false;
+      this.resync();
+    }
+  }
+
+  private async runSync(): Promise<void> {
+    do {
+      this.syncAgain = false;
+      try {
+        if (this.wantsAll) await this.catchUp();
+        else await this.relookupWatched();
+      } catch (err) {
+        // The next reconnect or import tries again.
+        this.report(err);
+      }
+    } while (this.syncAgain);
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.watermark === null) return;
+    const { revision, products } = await this.api.since(this.watermark);
+    let changed = false;
+    for (const p of products) changed = this.accept(p, true) || changed;
+    this.watermark = Math.max(this.watermark, revision);
+    if (changed) this.emit();
+  }
+
+  private async relookupWatched(): Promise<void> {
+    await Promise.allSettled(this.watched.map((barcode) => this.lookup(barcode)));
+  }
+
+  /**
+   * Keeps `p` when it is newer than the stored copy. `add`: whether a product this tab does not
+   * know yet joins (true: in front of the list; "listed": the list load places it).
+   */
+  private accept(p: Product, add: boolean | "listed"): boolean {
+    const old = this.byId.get(p.id);
+    if (old ? p.revision <= old.revision : !add) return false;
+    if (old && old.barcode !== p.barcode && this.idByBarcode.get(old.barcode) === p.id) this.idByBarcode.delete(old.barcode);
+    this.byId.set(p.id, p);
+    this.idByBarcode.set(p.barcode, p.id);
+    if (!old && add === true) this.order.unshift(p.id);
+    this.listCache = null;
+    return true;
+  }
+
+  private settle(key: string): boolean {
+    const entry = this.pending.get(key);
+    if (!entry) return false;
+    this.pending.delete(key);
+    this.addPending(entry.id, -entry.delta);
+    return true;
+  }
+
+  private addPending(id: number, delta: number): void {
+    const sum = this.pendingDelta(id) + delta;
+    if (sum === 0) this.pendingById.delete(id);
+    else this.pendingById.set(id, sum);
+  }
+
+  private report(err: unknown): void {
+    if (err instanceof ApiError && err.status === 401) this.options.onUnauthorized?.();
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
