@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES, buildApp } from "./app.js";
@@ -250,6 +251,10 @@ describe("the built client", () => {
     writeFileSync(join(dir, "index.html"), "<!doctype html><title>Blez test client</title>");
     writeFileSync(join(dir, "assets", "index-AbCd12_-.js"), "console.log(1)");
     writeFileSync(join(dir, "theme-init.js"), "void 0");
+    // Pre-compressed copies, as the build writes them.
+    const bundle = "console.log(1)";
+    writeFileSync(join(dir, "assets", "index-AbCd12_-.js.br"), brotliCompressSync(bundle));
+    writeFileSync(join(dir, "assets", "index-AbCd12_-.js.gz"), gzipSync(bundle));
     const database = await openPglite();
     const app = await buildApp({ config: testConfig({ CLIENT_DIR: dir }), database, serveClient: true });
     try {
@@ -263,6 +268,15 @@ describe("the built client", () => {
       expect(asset.statusCode).toBe(200);
       expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
       expect((await app.inject({ method: "GET", url: "/theme-init.js" })).headers["cache-control"]).toBe("no-cache");
+      for (const [accept, encoding, decode] of [
+        ["br, gzip", "br", brotliDecompressSync],
+        ["gzip", "gzip", gunzipSync],
+      ] as const) {
+        const res = await app.inject({ method: "GET", url: "/assets/index-AbCd12_-.js", headers: { "accept-encoding": accept } });
+        expect(res.headers["content-encoding"], accept).toBe(encoding);
+        expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+        expect(decode(res.rawPayload).toString()).toBe(bundle);
+      }
       for (const [method, url] of [
         ["GET", "/api"],
         ["GET", "/api/unknown"],

@@ -5,8 +5,8 @@ import type { FastifyInstance } from "fastify";
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blez Inventory</title></head>
 <body><main><h1>Blez Inventory</h1><p>The client has not been built yet. Run <code>npm run build</code>.</p></main></body></html>`;
 
-/** Files under assets/ whose names carry Vite's content hash (e.g. index-Df8zE-l_.js). */
-const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
+/** Files under assets/ whose names carry Vite's content hash (e.g. index-Df8zE-l_.js, or its .br/.gz copy). */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.br|\.gz)?$/;
 
 const isServerPath = (path: string) =>
   path === "/api" || path.startsWith("/api/") || path === "/socket.io" || path.startsWith("/socket.io/");
@@ -23,6 +23,8 @@ export async function staticClient(app: FastifyInstance, opts: { serve: boolean 
       root,
       wildcard: false,
       index: ["index.html"],
+      // The build writes .br and .gz beside each file: sent as they are to clients that accept them.
+      preCompressed: true,
       // Vite names built assets by content hash: cache them for good; everything else is revalidated.
       setHeaders: (reply, path) => {
         reply.header("cache-control", HASHED_ASSET.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
