@@ -2,10 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { Product } from "../../../../contract/products";
 import { queryKeys } from "../../../lib/query-client";
-import { adjustQuantity, newIdempotencyKey } from "../api/adjust-quantity";
-import { listProducts, listProductsSince } from "../api/list-products";
-import { lookupBarcode } from "../api/lookup-barcode";
 import { ProductStore } from "./product-store";
+import { productStoreApi } from "./product-store-api";
 
 const StoreContext = createContext<ProductStore | null>(null);
 
@@ -15,17 +13,10 @@ export function ProductStoreProvider({ children, store }: { children: ReactNode;
   const [value] = useState(
     () =>
       store ??
-      new ProductStore(
-        {
-          list: listProducts,
-          since: listProductsSince,
-          lookup: (barcode) => lookupBarcode(barcode),
-          adjust: (id, body, key) => adjustQuantity(id, body, key),
-          newKey: newIdempotencyKey,
-        },
+      new ProductStore(productStoreApi, {
         // Re-check who is signed in, which signs out when the session ended.
-        { onUnauthorized: () => void queryClient.invalidateQueries({ queryKey: queryKeys.me }) },
-      ),
+        onUnauthorized: () => void queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+      }),
   );
   return <StoreContext.Provider value={value}>{children}</StoreContext.Provider>;
 }

@@ -1,0 +1,13 @@
+import { adjustQuantity, newIdempotencyKey } from "../api/adjust-quantity";
+import { listProducts, listProductsSince } from "../api/list-products";
+import { lookupBarcode } from "../api/lookup-barcode";
+import type { ProductStoreApi } from "./product-store";
+
+/** The product store's calls to the server. */
+export const productStoreApi: ProductStoreApi = {
+  list: listProducts,
+  since: listProductsSince,
+  lookup: (barcode) => lookupBarcode(barcode),
+  adjust: (id, body, key) => adjustQuantity(id, body, key),
+  newKey: newIdempotencyKey,
+};
