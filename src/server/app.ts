@@ -1,4 +1,3 @@
-import fastifyHelmet from "@fastify/helmet";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, {
@@ -21,6 +20,7 @@ import { authPlugin } from "./plugins/auth.js";
 import { registerErrorHandler } from "./plugins/errors.js";
 import { originCheck } from "./plugins/origin-check.js";
 import { realtimePlugin } from "./plugins/realtime.js";
+import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { staticClient } from "./plugins/static.js";
 
 declare module "fastify" {
@@ -71,26 +71,7 @@ export async function buildApp({ config, database, serveClient = true }: BuildAp
   app.decorate("events", new EventBus());
 
   registerErrorHandler(app);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        // ZXing's WebAssembly decoder needs wasm compilation; nothing else runs but our own scripts.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        mediaSrc: ["'self'", "blob:"],
-        connectSrc: ["'self'", "ws:", "wss:"],
-        workerSrc: ["'self'", "blob:"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: config.COOKIE_SECURE ? [] : null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // HSTS only when the server is told it runs behind HTTPS.
-    strictTransportSecurity: config.COOKIE_SECURE,
-  });
+  await app.register(securityHeadersPlugin);
   await app.register(originCheck);
   await app.register(authPlugin);
 
