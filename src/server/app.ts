@@ -58,6 +58,9 @@ export interface BuildAppOptions {
 export async function buildApp({ config, database, serveClient = true }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL, redact: REDACT },
+    // Two log lines per request cost more than a scan's lookup itself: per-request lines only when
+    // debugging. Errors, refusals by the database and outages are logged by the error handler.
+    disableRequestLogging: config.LOG_LEVEL !== "debug" && config.LOG_LEVEL !== "trace",
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT_BYTES,
     // Long enough for a socket.io long-polling request.
