@@ -209,10 +209,13 @@ test("edit product, and a conflict with a change made in another session", async
   const nameRow = conflict.getByRole("row", { name: /Product Name/ });
   await expect(nameRow).toContainText(`${product.product_name} (theirs)`);
   await expect(nameRow).toContainText(`${product.product_name} (mine)`);
-  await expect(conflict.getByRole("row", { name: /Quantity/ })).toContainText("9");
+  // Only the field both changed is in conflict: their stock change is not, and stays.
+  await expect(conflict.getByRole("row", { name: /Quantity/ })).toHaveCount(0);
   await dialog.getByRole("button", { name: "Apply My Changes" }).click();
   await expect(dialog).toHaveCount(0);
   await expect.poll(async () => (await serverProduct(product.id)).product_name).toBe(`${product.product_name} (mine)`);
+  expect((await serverProduct(product.id)).quantity_on_hand).toBe(9);
+  await expect(quantityOf(productCard(page, product))).toHaveText("9");
 
   // Discarding leaves the other change in place.
   const before = await serverProduct(product.id);

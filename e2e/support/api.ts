@@ -16,6 +16,13 @@ export async function adminApi(): Promise<APIRequestContext> {
   return api;
 }
 
+/** An API client signed in as `user` (e.g. another user making changes). Dispose it after use. */
+export async function userApi(user: { username: string; password: string }): Promise<APIRequestContext> {
+  const api = await request.newContext({ baseURL: E2E_BASE_URL });
+  await signInRequest(api, user.username, user.password);
+  return api;
+}
+
 async function signInRequest(api: APIRequestContext, username: string, password: string) {
   const res = await api.post("/api/auth/login", { data: { username, password } });
   if (!res.ok()) throw new Error(`sign-in as ${username} failed: ${res.status()} ${await res.text()}`);
@@ -49,7 +56,7 @@ export async function createUser(
 /** Creates a product through the API; barcode and name are unique unless given. */
 export async function createProduct(
   api: APIRequestContext,
-  fields: Partial<Omit<Product, "id" | "version" | "created_at" | "updated_at">> = {},
+  fields: Partial<Omit<Product, "id" | "version" | "revision" | "created_at" | "updated_at">> = {},
 ): Promise<Product> {
   const { is_active, ...body } = fields;
   const res = await api.post("/api/products", {
