@@ -6,7 +6,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { loadErrorText } from "../../../lib/http";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications/notify";
-import { AddProductDialog, EditProductDialog, productNameOf, useProductList, useProductStore, useSetProductStatus } from "../../products";
+import { AddProductDialog, EditProductDialog, productNameOf, useProductList, useSetProductStatus } from "../../products";
 import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
 import { useFilteredProducts } from "../hooks/use-filtered-products";
 import { FilterBar } from "./filter-bar";
@@ -30,7 +30,6 @@ type Modal =
 export function InventoryView() {
   const { permissions } = useAuth();
   const canManage = permissions.canManageProducts;
-  const store = useProductStore();
   const products = useProductList();
   const [filters, setFilters] = useState<InventoryFilters>(DEFAULT_FILTERS);
   const { filtered, options } = useFilteredProducts(products.products, filters);
@@ -151,10 +150,7 @@ export function InventoryView() {
           <ScannerOverlay
             mode="add"
             onClose={close}
-            onFound={(product) => {
-              store.put(product);
-              setModal({ kind: "edit", product });
-            }}
+            onFound={(product) => setModal({ kind: "edit", product })}
             onNotFound={(barcode) => setModal({ kind: "add", barcode })}
           />
         ) : null}
