@@ -1,0 +1,250 @@
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { type CopyResult, copyBaselinePglite, copyBaselinePostgres } from "./copy-baseline.js";
+import { login, request } from "./http.js";
+import {
+  decodeJson,
+  type EditStats,
+  type FirstLoad,
+  firstLoad,
+  type ProbeStats,
+  runEditor,
+  runProbe,
+  runTaps,
+  type Tap,
+  Window,
+} from "./load.js";
+import { busyImportRows, catalogueRows, createAccounts, type ImportAnswer, postImport, seedCatalogue } from "./seed.js";
+import { ADMIN, createDatabase, dropDatabase, removeDir, type ServerProcess, startServer, stopServer, tempDir } from "./servers.js";
+import { connectSockets, tapKey, type WatchingSocket } from "./sockets.js";
+import { sleep } from "./stats.js";
+
+/** One run of the busy shop on one database: set-up (not measured), the busy window, the import baseline. */
+
+export type DbKind = "pglite" | "postgres";
+
+export const settings = {
+  seconds: Number(process.env.BENCH_BUSY_SECONDS ?? 30),
+  products: Number(process.env.BENCH_BUSY_PRODUCTS ?? 100_000),
+  sockets: Number(process.env.BENCH_BUSY_SOCKETS ?? 200),
+  viewers: Number(process.env.BENCH_BUSY_USERS ?? 10),
+  tapsPerSecond: Number(process.env.BENCH_BUSY_TAPS ?? 10),
+  importRows: Number(process.env.BENCH_BUSY_IMPORT_ROWS ?? 50_000),
+  /** The import starts this far into the window. */
+  importAtSeconds: Number(process.env.BENCH_BUSY_IMPORT_AT ?? 3),
+  /** A fresh client's full load this far into the window (0 = none). */
+  busyLoadAtFraction: Number(process.env.BENCH_BUSY_LOAD_AT ?? 0.6),
+  /** The window is stretched until the import answers, by at most this long. */
+  maxStretchSeconds: 180,
+};
+
+export interface Delivery {
+  method: "idempotency_key" | "product id + new stock (events carry no idempotency_key)";
+  answerToEvent: number[];
+  sendToEvent: number[];
+  firstSendToEvent: number[];
+  expected: number;
+  missing: number;
+}
+
+export interface ScenarioResult {
+  kind: DbKind;
+  servers: string[];
+  windowMs: number;
+  seed: ImportAnswer[];
+  quietLoad: FirstLoad;
+  busyLoad?: FirstLoad | { error: string };
+  sockets: {
+    count: number;
+    disconnects: number;
+    bytes: number[];
+    events: number[];
+    types: Record<string, number>;
+    sawKey: boolean;
+    sawProduct: boolean;
+  };
+  taps: Tap[];
+  importWindow?: { startedAt: number; doneAt: number; answer?: ImportAnswer; error?: string };
+  edits: EditStats;
+  probes: ProbeStats[];
+  benchLoop: { p99: number; max: number };
+  delivery: Delivery;
+  catchUp?: { since: number; ms: number; count: number; wireBytes: number; revision: number } | { error: string };
+  copy: CopyResult;
+}
+
+const log = (kind: DbKind, msg: string) => console.log(`[${kind}] ${msg}`);
+
+export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
+  const dir = tempDir(`blez-bench-busy-${kind}-`);
+  let dbName: string | undefined;
+  const servers: ServerProcess[] = [];
+  let sockets: WatchingSocket[] = [];
+  const rows = catalogueRows(settings.products);
+  try {
+    // ------------------------------------------------------------ set-up, not measured
+    if (kind === "postgres") {
+      const db = await createDatabase("busy");
+      dbName = db.name;
+      servers.push(...(await Promise.all(["A", "B"].map((n) => startServer(n, { dataDir: join(dir, n), databaseUrl: db.url })))));
+    } else {
+      servers.push(await startServer("A", { dataDir: join(dir, "data") }));
+    }
+    const [a, b] = [servers[0] as ServerProcess, (servers[1] ?? servers[0]) as ServerProcess];
+    log(kind, `${servers.length} server process(es) up; creating users and ${settings.products} products`);
+    const accounts = await createAccounts(a.url, settings.viewers);
+    const seed = await seedCatalogue(a.url, await login(a.url, ADMIN.username, ADMIN.password), rows);
+    log(kind, `seeded through the import API in ${seed.map((s) => (s.ms / 1000).toFixed(1)).join(" + ")} s`);
+
+    const streamerCookie = await login(a.url, accounts.streamer.username, accounts.streamer.password);
+    const inventoryCookie = await login(b.url, accounts.inventory.username, accounts.inventory.password);
+    const quietLoad = await firstLoad(a.url, await login(a.url, accounts.inventory.username, accounts.inventory.password));
+    if (quietLoad.count < settings.products) throw new Error(`first load answered ${quietLoad.count} products`);
+    log(kind, `first load ${quietLoad.ms.toFixed(0)} ms; connecting ${settings.sockets} sockets`);
+
+    const targets: Array<{ url: string; cookie: string }> = [];
+    for (const viewer of accounts.viewers) {
+      for (const s of servers) targets.push({ url: s.url, cookie: await login(s.url, viewer.username, viewer.password) });
+    }
+    sockets = await connectSockets(targets, settings.sockets);
+    const busyCookie = await login(a.url, accounts.inventory.username, accounts.inventory.password);
+    log(kind, `busy window: ${settings.seconds} s`);
+
+    // ------------------------------------------------------------ the busy window
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    for (const s of sockets) s.counting = true;
+    const window = new Window();
+    const touched = new Set<number>();
+    const probes = servers.flatMap((s) => [
+      runProbe(window, `${s.name} GET /api/health`, `${s.url}/api/health`, 200),
+      runProbe(window, `${s.name} no-database 404`, `${s.url}/api/bench-probe-not-found`, 404),
+    ]);
+    const taps = runTaps(
+      window,
+      servers.map((s) => s.url),
+      streamerCookie,
+      quietLoad.products,
+      settings.tapsPerSecond,
+      touched,
+    );
+    const edits = runEditor(window, b.url, inventoryCookie, quietLoad.products, touched);
+    const importRows = busyImportRows(settings.importRows, settings.products);
+    const importWindow: NonNullable<ScenarioResult["importWindow"]> = { startedAt: Number.NaN, doneAt: Number.NaN };
+    const importDone = (async () => {
+      await sleep(settings.importAtSeconds * 1000);
+      importWindow.startedAt = performance.now();
+      try {
+        importWindow.answer = await postImport(a.url, inventoryCookie, importRows);
+      } catch (err) {
+        importWindow.error = (err as Error).message;
+      }
+      importWindow.doneAt = performance.now();
+    })();
+    let busyLoad: ScenarioResult["busyLoad"];
+    const busyLoadDone = (async () => {
+      if (!settings.busyLoadAtFraction) return;
+      await sleep(settings.busyLoadAtFraction * settings.seconds * 1000);
+      busyLoad = await firstLoad(a.url, busyCookie, false).catch((err: Error) => ({ error: err.message }));
+    })();
+
+    await sleep(settings.seconds * 1000);
+    await Promise.race([importDone, sleep(settings.maxStretchSeconds * 1000)]);
+    window.stopped = true;
+    const windowMs = window.elapsed();
+    const [tapList, editStats, probeStats] = await Promise.all([taps, edits, Promise.all(probes), busyLoadDone]);
+    // The last taps' events.
+    await sleep(2_000);
+    for (const s of sockets) s.counting = false;
+    loop.disable();
+    await importDone;
+
+    // ------------------------------------------------------------ after the window
+    let catchUp: ScenarioResult["catchUp"];
+    if (quietLoad.revision !== undefined) {
+      const since = quietLoad.revision;
+      try {
+        const answer = await request(`${a.url}/api/products?since=${since}`, {
+          headers: { cookie: busyCookie, "accept-encoding": "gzip, br" },
+        });
+        const body = (await decodeJson(answer)) as { revision: number; products: unknown[] };
+        catchUp = { since, ms: answer.ms, count: body.products.length, wireBytes: answer.body.length, revision: body.revision };
+      } catch (err) {
+        catchUp = { error: (err as Error).message };
+      }
+    }
+
+    const delivery = matchDeliveries(tapList, sockets);
+    const result: Omit<ScenarioResult, "copy"> = {
+      kind,
+      servers: servers.map((s) => s.name),
+      windowMs,
+      seed,
+      quietLoad: { ...quietLoad, products: [] },
+      busyLoad: busyLoad && "products" in busyLoad ? { ...busyLoad, products: [] } : busyLoad,
+      sockets: {
+        count: sockets.length,
+        disconnects: sockets.reduce((n, s) => n + s.disconnects, 0),
+        bytes: sockets.map((s) => s.bytes),
+        events: sockets.map((s) => s.events),
+        types: Object.fromEntries(sockets[0]?.eventsByType ?? []),
+        sawKey: sockets.some((s) => s.sawIdempotencyKey),
+        sawProduct: sockets.some((s) => s.sawProduct),
+      },
+      taps: tapList,
+      importWindow,
+      edits: editStats,
+      probes: probeStats,
+      benchLoop: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
+      delivery,
+      catchUp,
+    };
+    for (const s of sockets) s.close();
+    sockets = [];
+    for (const s of servers.splice(0)) {
+      if (s.child.exitCode !== null) throw new Error(`server ${s.name} died during the run:\n${s.output.join("").slice(-3000)}`);
+      await stopServer(s);
+    }
+
+    // ------------------------------------------------------------ the import's floor
+    log(kind, "COPY baseline");
+    const copy = kind === "postgres" ? await copyBaselinePostgres(rows) : await copyBaselinePglite(rows);
+    return { ...result, copy };
+  } finally {
+    for (const s of sockets) s.close();
+    for (const s of servers) await stopServer(s);
+    if (dbName) await dropDatabase(dbName);
+    removeDir(dir);
+  }
+}
+
+/** Every answered tap against every socket: when its event arrived there. */
+function matchDeliveries(taps: Tap[], sockets: WatchingSocket[]): Delivery {
+  const byKey = sockets.some((s) => s.sawIdempotencyKey);
+  const d: Delivery = {
+    method: byKey ? "idempotency_key" : "product id + new stock (events carry no idempotency_key)",
+    answerToEvent: [],
+    sendToEvent: [],
+    firstSendToEvent: [],
+    expected: 0,
+    missing: 0,
+  };
+  for (const tap of taps) {
+    if (tap.status !== 200 || tap.quantityOnHand === undefined) continue;
+    const key = byKey ? tap.key : tapKey(tap.id, tap.quantityOnHand);
+    let first = Number.POSITIVE_INFINITY;
+    for (const s of sockets) {
+      d.expected += 1;
+      const at = s.arrivals.get(key);
+      if (at === undefined) {
+        d.missing += 1;
+        continue;
+      }
+      d.answerToEvent.push(at - tap.answeredAt);
+      d.sendToEvent.push(at - tap.sentAt);
+      first = Math.min(first, at);
+    }
+    if (Number.isFinite(first)) d.firstSendToEvent.push(first - tap.sentAt);
+  }
+  return d;
+}
