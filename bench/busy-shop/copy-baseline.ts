@@ -16,11 +16,38 @@ import { ADMIN, adminQuery, createDatabase, dropDatabase, removeDir, startServer
 const run = promisify(execFile);
 const IMPORT_NOTE = "CSV import";
 
-const PRODUCT_COLUMNS = "barcode, product_name, vendor, release_year, quantity_on_hand, is_active";
-const PRODUCT_AUDIT_COLUMNS =
-  "product_id, product_name, barcode, action, user_id, user_name, changed_fields, old_values, new_values, ip_address";
-const QUANTITY_AUDIT_COLUMNS =
-  "product_id, product_name, barcode, quantity_change, quantity_before, quantity_after, transaction_type, notes, user_id, user_name";
+/**
+ * Columns the app fills beyond the original schema, when the server's migrations have them:
+ * products.revision (the app gives all rows of one import statement one revision) and
+ * product_audit.product_version (1 for a created product).
+ */
+export interface Layout {
+  revision?: number;
+  productVersion: boolean;
+}
+
+type Query = (sql: string) => Promise<Array<Record<string, unknown>>>;
+
+/** Reads the fresh database's columns; takes one revision from the app's sequence when products have one. */
+async function layoutOf(query: Query): Promise<Layout> {
+  const columns = await query(
+    "select table_name || '.' || column_name as c from information_schema.columns where table_name in ('products', 'product_audit')",
+  );
+  const has = (c: string) => columns.some((r) => r.c === c);
+  let revision: number | undefined;
+  if (has("products.revision")) {
+    const [seq] = await query("select to_regclass('product_revision_seq') is not null as ok");
+    revision = seq?.ok ? Number((await query("select nextval('product_revision_seq') as v"))[0]?.v) : 1;
+  }
+  return { revision, productVersion: has("product_audit.product_version") };
+}
+
+const columns = (layout: Layout) => ({
+  products: `barcode, product_name, vendor, release_year, quantity_on_hand, is_active${layout.revision === undefined ? "" : ", revision"}`,
+  productAudit: `product_id, product_name, barcode, action, user_id, user_name, changed_fields, old_values, new_values, ip_address${layout.productVersion ? ", product_version" : ""}`,
+  quantityAudit:
+    "product_id, product_name, barcode, quantity_change, quantity_before, quantity_after, transaction_type, notes, user_id, user_name",
+});
 
 /** A CSV field: null is an unquoted empty field (COPY's NULL in CSV format). */
 function field(value: string | number | boolean | null): string {
@@ -31,13 +58,14 @@ function field(value: string | number | boolean | null): string {
 const line = (values: Array<string | number | boolean | null>) => `${values.map(field).join(",")}\n`;
 
 /** The three CSV documents. Products get ids 1..n in file order: the fresh table's sequence. */
-export function copyDocuments(rows: ProductRow[], user: { id: number; username: string }) {
+export function copyDocuments(rows: ProductRow[], user: { id: number; username: string }, layout: Layout) {
   let products = "";
   let productAudit = "";
   let quantityAudit = "";
   rows.forEach((r, i) => {
     const id = i + 1;
-    products += line([r.barcode, r.product_name, r.vendor, r.release_year, r.quantity_on_hand, r.is_active]);
+    const product = [r.barcode, r.product_name, r.vendor, r.release_year, r.quantity_on_hand, r.is_active];
+    products += line(layout.revision === undefined ? product : [...product, layout.revision]);
     const values = { ...r };
     productAudit += line([
       id,
@@ -50,6 +78,7 @@ export function copyDocuments(rows: ProductRow[], user: { id: number; username: 
       null,
       JSON.stringify(values),
       "127.0.0.1",
+      ...(layout.productVersion ? [1] : []),
     ]);
     if (r.quantity_on_hand > 0) {
       quantityAudit += line([
@@ -86,7 +115,9 @@ export async function copyBaselinePostgres(rows: ProductRow[]): Promise<CopyResu
     await stopServer(await startServer("schema-maker", { dataDir: dir, databaseUrl: db.url }));
     const users = await adminQuery(`select id from users where username = '${ADMIN.username}'`, db.url);
     const user = { id: Number(users.rows[0]?.id), username: ADMIN.username };
-    const docs = copyDocuments(rows, user);
+    const layout = await layoutOf(async (q) => (await adminQuery(q, db.url)).rows);
+    const docs = copyDocuments(rows, user, layout);
+    const cols = columns(layout);
     const files = {
       products: join(dir, "products.csv"),
       productAudit: join(dir, "product_audit.csv"),
@@ -108,11 +139,11 @@ export async function copyBaselinePostgres(rows: ProductRow[]): Promise<CopyResu
         "-c",
         "begin",
         "-c",
-        `\\copy products (${PRODUCT_COLUMNS}) from '${files.products}' with (format csv)`,
+        `\\copy products (${cols.products}) from '${files.products}' with (format csv)`,
         "-c",
-        `\\copy product_audit (${PRODUCT_AUDIT_COLUMNS}) from '${files.productAudit}' with (format csv)`,
+        `\\copy product_audit (${cols.productAudit}) from '${files.productAudit}' with (format csv)`,
         "-c",
-        `\\copy quantity_audit (${QUANTITY_AUDIT_COLUMNS}) from '${files.quantityAudit}' with (format csv)`,
+        `\\copy quantity_audit (${cols.quantityAudit}) from '${files.quantityAudit}' with (format csv)`,
         "-c",
         "commit",
       ],
@@ -144,7 +175,9 @@ export async function copyBaselinePglite(rows: ProductRow[]): Promise<CopyResult
     try {
       await pg.waitReady;
       const users = await pg.query<{ id: number }>("select id from users where username = $1", [ADMIN.username]);
-      const docs = copyDocuments(rows, { id: Number(users.rows[0]?.id), username: ADMIN.username });
+      const layout = await layoutOf(async (q) => (await pg.query<Record<string, unknown>>(q)).rows);
+      const docs = copyDocuments(rows, { id: Number(users.rows[0]?.id), username: ADMIN.username }, layout);
+      const cols = columns(layout);
       const times: number[] = [];
       const timed = async (work: () => Promise<unknown>) => {
         const t = performance.now();
@@ -153,15 +186,15 @@ export async function copyBaselinePglite(rows: ProductRow[]): Promise<CopyResult
       };
       await timed(() => pg.exec("begin"));
       await timed(() =>
-        pg.query(`copy products (${PRODUCT_COLUMNS}) from '/dev/blob' with (format csv)`, [], { blob: new Blob([docs.products]) }),
+        pg.query(`copy products (${cols.products}) from '/dev/blob' with (format csv)`, [], { blob: new Blob([docs.products]) }),
       );
       await timed(() =>
-        pg.query(`copy product_audit (${PRODUCT_AUDIT_COLUMNS}) from '/dev/blob' with (format csv)`, [], {
+        pg.query(`copy product_audit (${cols.productAudit}) from '/dev/blob' with (format csv)`, [], {
           blob: new Blob([docs.productAudit]),
         }),
       );
       await timed(() =>
-        pg.query(`copy quantity_audit (${QUANTITY_AUDIT_COLUMNS}) from '/dev/blob' with (format csv)`, [], {
+        pg.query(`copy quantity_audit (${cols.quantityAudit}) from '/dev/blob' with (format csv)`, [], {
           blob: new Blob([docs.quantityAudit]),
         }),
       );

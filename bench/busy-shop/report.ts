@@ -30,7 +30,7 @@ export function report(r: ScenarioResult, settings: { seconds: number; tapsPerSe
   const failed = r.taps.filter((t) => t.error || (t.status !== 200 && t.status !== 409));
 
   add(
-    `tap PUT /quantity p50 / p99, all (${answered.length} taps, ${insufficient} 409, ${failed.length} failed)`,
+    `tap PUT /quantity p50 / p99, all (${answered.length} taps, ${insufficient} 409, ${failed.length} failed${failed.length ? `: ${[...new Set(failed.map((t) => t.error ?? t.status))].join(", ")}` : ""})`,
     pair(tapMs),
     `p99 < ${tapLimit} ms`,
     verdict(percentile(tapMs, 99), tapLimit),
