@@ -1,3 +1,4 @@
+import fastifyCompress from "@fastify/compress";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, {
@@ -75,6 +76,9 @@ export async function buildApp({ config, database, serveClient = true }: BuildAp
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);
+  // gzip/brotli (brotli at quality 4) for answers of 1 KB and more: the catalogue list above all.
+  // Files the client build already compressed go out as they are; socket.io answers outside Fastify.
+  await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(originCheck);
   await app.register(authPlugin);
 

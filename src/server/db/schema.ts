@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -72,12 +73,15 @@ export const products = pgTable(
     quantityOnHand: integer("quantity_on_hand").notNull().default(0),
     isActive: boolean("is_active").notNull().default(true),
     version: integer("version").notNull().default(1),
+    /** From product_revision_seq through take_revision(), in the transaction of each change (migration 0002). */
+    revision: bigint("revision", { mode: "number" }).notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("products_barcode_idx").on(t.barcode),
     index("products_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("products_revision_idx").on(t.revision),
     check("products_quantity_check", sql`${t.quantityOnHand} >= 0`),
   ],
 );
@@ -99,10 +103,13 @@ export const productAudit = pgTable(
     oldValues: jsonb("old_values").$type<Record<string, unknown> | null>(),
     newValues: jsonb("new_values").$type<Record<string, unknown> | null>(),
     ipAddress: text("ip_address"),
+    /** The product version this change produced; NULL on rows written before migration 0002. */
+    productVersion: integer("product_version"),
   },
   (t) => [
     index("product_audit_time_idx").on(t.timestamp.desc(), t.id.desc()),
     index("product_audit_product_idx").on(t.productId, t.timestamp.desc()),
+    index("product_audit_product_version_idx").on(t.productId, t.productVersion),
     index("product_audit_user_idx").on(t.userId),
   ],
 );

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { AuditUser, ProductAuditAction, ProductAuditEntry, QuantityAuditEntry, TransactionType } from "../../../contract/audit.js";
 import type { Db } from "../../db/client.js";
 import { productAudit, quantityAudit, users } from "../../db/schema.js";
+import { rowsOf } from "../../db/sql.js";
 
 export interface ProductAuditInsert {
   productId: number;
@@ -14,6 +15,8 @@ export interface ProductAuditInsert {
   oldValues: Record<string, unknown> | null;
   newValues: Record<string, unknown> | null;
   ipAddress: string | null;
+  /** The product version the change produced. */
+  productVersion: number;
 }
 
 export interface QuantityAuditInsert {
@@ -39,6 +42,28 @@ export async function insertProductAudit(tx: Db, rows: ProductAuditInsert[]): Pr
 export async function insertQuantityAudit(tx: Db, rows: QuantityAuditInsert[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.insert(quantityAudit).values(rows);
+}
+
+/** What changed on a product after `version`: how many changes were recorded, and the fields they changed. */
+export interface ChangesSince {
+  changes: number;
+  fields: string[];
+}
+
+/**
+ * The union of the changed fields of the product's audit rows that produced a version above
+ * `version`. Rows written before migration 0002 carry no version and are not counted, so a
+ * caller can compare `changes` with the versions that passed to know whether it saw them all.
+ */
+export async function changesSinceVersion(db: Db, productId: number, version: number): Promise<ChangesSince> {
+  const result = await db.execute(sql`
+    select count(distinct a.id)::int as changes,
+      coalesce(jsonb_agg(distinct f.field) filter (where f.field is not null), '[]'::jsonb) as fields
+    from ${productAudit} as a
+      left join lateral jsonb_array_elements_text(a.changed_fields) as f(field) on true
+    where a.product_id = ${productId} and a.product_version > ${version}`);
+  const [row] = rowsOf<ChangesSince>(result);
+  return { changes: Number(row?.changes ?? 0), fields: row?.fields ?? [] };
 }
 
 /** Filters of the audit lists; `productId` narrows to one product. */

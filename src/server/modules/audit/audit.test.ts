@@ -31,7 +31,13 @@ function get(url: string, role: Role | null = "manager") {
 async function insertProduct(name: string): Promise<number> {
   const [row] = await app.db
     .insert(products)
-    .values({ barcode: `AUD-${name}-${Math.random().toString(36).slice(2)}`, productName: name, vendor: "Topps", quantityOnHand: 0 })
+    .values({
+      barcode: `AUD-${name}-${Math.random().toString(36).slice(2)}`,
+      productName: name,
+      vendor: "Topps",
+      quantityOnHand: 0,
+      revision: sql`take_revision()`,
+    })
     .returning();
   if (!row) throw new Error("product insert returned nothing");
   return row.id;
@@ -52,6 +58,7 @@ async function entryAt(productId: number, userId: number, at: Date, n: number) {
       oldValues: { quantity_on_hand: n },
       newValues: { quantity_on_hand: n + 1 },
       ipAddress: "127.0.0.1",
+      productVersion: n + 2,
     },
   ]);
   await insertQuantityAudit(app.db, [

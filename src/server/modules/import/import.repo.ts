@@ -1,89 +1,160 @@
 import { sql } from "drizzle-orm";
-import type { ImportRow } from "../../../contract/import.js";
+import type { ImportField, ImportRow } from "../../../contract/import.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema.js";
-import type { ProductAuditInsert, QuantityAuditInsert } from "../audit/audit.repo.js";
+import { jsonParam, rowsOf } from "../../db/sql.js";
 import type { ProductRow } from "../products/products.repo.js";
 
-/** Rows of a raw statement, on either driver (PGlite and node-postgres both answer `{rows}`). */
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
+export const IMPORT_NOTE = "CSV import";
 
-/** A JSON document as one text parameter, cast on the server (avoids one parameter per value). */
-const jsonParam = (value: unknown) => sql`${JSON.stringify(value)}::text::jsonb`;
-
-/**
- * The existing products with these barcodes, in one statement. With `lock`, the rows stay
- * locked until the import's transaction ends, so nobody changes them between match and write.
- */
-export async function findProductsByBarcodes(db: Db, barcodes: string[], lock: boolean): Promise<ProductRow[]> {
+/** The existing products with these barcodes, in one statement, without locking them (a snapshot to plan against). */
+export async function findProductsByBarcodes(db: Db, barcodes: string[]): Promise<ProductRow[]> {
   if (barcodes.length === 0) return [];
-  const query = db
+  return db
     .select()
     .from(products)
-    .where(sql`${products.barcode} in (select jsonb_array_elements_text(${jsonParam(barcodes)}))`)
-    // One lock order for every import, so two overlapping imports wait instead of deadlocking.
-    .orderBy(products.id);
-  return lock ? query.for("update") : query;
+    .where(sql`${products.barcode} in (select jsonb_array_elements_text(${jsonParam(barcodes)}))`);
 }
 
-/** Inserts all new products with one statement; answers their ids by barcode. */
-export async function insertProducts(tx: Db, rows: ImportRow[]): Promise<Map<string, number>> {
-  if (rows.length === 0) return new Map();
-  const result = await tx.execute(sql`
-    insert into products (barcode, product_name, vendor, release_year, quantity_on_hand, is_active)
-    select x.barcode, x.product_name, x.vendor, x.release_year, x.quantity_on_hand, x.is_active
-    from jsonb_to_recordset(${jsonParam(rows)})
-      as x(barcode text, product_name text, vendor text, release_year integer, quantity_on_hand integer, is_active boolean)
-    returning id, barcode`);
-  return new Map(rowsOf<{ id: number; barcode: string }>(result).map((r) => [r.barcode, Number(r.id)]));
+/** A row to write: a new barcode (all fields) or a planned update (the fields that differed in the snapshot). */
+export type StagedRow = ImportRow & { action: "create" | "update"; fields: ImportField[] };
+
+/** Who imports, for the audit rows. */
+export interface Importer {
+  userId: number;
+  userName: string;
+  ipAddress: string | null;
 }
 
-export type ImportUpdate = ImportRow & { id: number };
+/** What one write statement did: how many products, and the revision they got (null when none). */
+export interface Written {
+  count: number;
+  revision: number | null;
+}
 
-/** Writes all changed products with one statement, bumping each one's version. Answers the count. */
-export async function updateProducts(tx: Db, rows: ImportUpdate[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const result = await tx.execute(sql`
-    update products as p set
-      product_name = x.product_name,
-      vendor = x.vendor,
-      release_year = x.release_year,
-      quantity_on_hand = x.quantity_on_hand,
-      is_active = x.is_active,
-      version = p.version + 1,
-      updated_at = now()
-    from jsonb_to_recordset(${jsonParam(rows)})
-      as x(id integer, product_name text, vendor text, release_year integer, quantity_on_hand integer, is_active boolean)
-    where p.id = x.id
-    returning p.id`);
-  return rowsOf<{ id: number }>(result).length;
+const writtenOf = (result: unknown): Written => {
+  const [row] = rowsOf<{ count: number; revision: string | number | null }>(result);
+  return { count: Number(row?.count ?? 0), revision: row?.revision == null ? null : Number(row.revision) };
+};
+
+/** Puts the rows to write into a temporary table of this transaction, from one JSON parameter. */
+export async function stageImport(tx: Db, rows: StagedRow[]): Promise<void> {
+  await tx.execute(sql`
+    create temp table import_stage on commit drop as
+    select * from jsonb_to_recordset(${jsonParam(rows)}) as x(action text, fields text[], barcode text, product_name text,
+      vendor text, release_year integer, quantity_on_hand integer, is_active boolean)`);
 }
 
 /**
- * The audit rows of an import, one statement per table. Same rows as audit.repo's inserts, but
- * sent as one JSON parameter: binding ten parameters per row made 10,000 rows take seconds.
+ * Creates the staged new barcodes, with their audit rows, in one statement; all of them get one
+ * new revision. A barcode another transaction created first is left out (ON CONFLICT DO NOTHING,
+ * which waits for that transaction): applyImportUpdates then treats it as an update.
  */
-export async function insertImportAudit(tx: Db, productRows: ProductAuditInsert[], quantityRows: QuantityAuditInsert[]): Promise<void> {
-  if (productRows.length > 0) {
+export async function insertNewProducts(tx: Db, who: Importer): Promise<Written> {
+  return writtenOf(
     await tx.execute(sql`
-      insert into product_audit
-        (product_id, product_name, barcode, action, user_id, user_name, changed_fields, old_values, new_values, ip_address)
-      select x."productId", x."productName", x.barcode, x.action, x."userId", x."userName",
-        x."changedFields", x."oldValues", x."newValues", x."ipAddress"
-      from jsonb_to_recordset(${jsonParam(productRows)})
-        as x("productId" integer, "productName" text, barcode text, action text, "userId" integer, "userName" text,
-          "changedFields" jsonb, "oldValues" jsonb, "newValues" jsonb, "ipAddress" text)`);
-  }
-  if (quantityRows.length > 0) {
+      with created as (
+        insert into products (barcode, product_name, vendor, release_year, quantity_on_hand, is_active, revision)
+        select s.barcode, s.product_name, s.vendor, s.release_year, s.quantity_on_hand, s.is_active, (select take_revision())
+        from import_stage s
+        where s.action = 'create'
+        -- One order for every import: two imports with overlapping new barcodes wait for each other, never deadlock.
+        order by s.barcode
+        on conflict (barcode) do nothing
+        returning id, barcode, product_name, vendor, release_year, quantity_on_hand, is_active, version, revision
+      ),
+      audit as (
+        insert into product_audit (product_id, product_name, barcode, action, user_id, user_name,
+          changed_fields, old_values, new_values, ip_address, product_version)
+        select c.id, c.product_name, c.barcode, 'CREATE', ${who.userId}::int, ${who.userName}::text,
+          '["barcode", "product_name", "vendor", "release_year", "quantity_on_hand", "is_active"]'::jsonb, null,
+          jsonb_build_object('barcode', c.barcode, 'product_name', c.product_name, 'vendor', c.vendor,
+            'release_year', c.release_year, 'quantity_on_hand', c.quantity_on_hand, 'is_active', c.is_active),
+          ${who.ipAddress}::text, c.version
+        from created c order by c.id
+      ),
+      stock as (
+        insert into quantity_audit (product_id, product_name, barcode, quantity_change, quantity_before, quantity_after,
+          transaction_type, notes, user_id, user_name)
+        select c.id, c.product_name, c.barcode, c.quantity_on_hand, 0, c.quantity_on_hand, 'import', ${IMPORT_NOTE}::text,
+          ${who.userId}::int, ${who.userName}::text
+        from created c where c.quantity_on_hand > 0 order by c.id
+      )
+      select count(*)::int as count, max(revision) as revision from created`),
+  );
+}
+
+/** Per imported field: the staged value when the row writes that field, else the locked product's. */
+const target = (field: ImportField) => sql.raw(`case when '${field}' = any(s.fields) then s.${field} else p.${field} end as ${field}`);
+
+/**
+ * The one statement that locks: locks the products of the planned updates and of the new
+ * barcodes that another transaction created first (in id order, as every import does), writes
+ * the staged fields that still differ, and inserts their audit rows with the values actually
+ * replaced (read under the lock). Their revision is taken once every lock is held, so it is above
+ * the revision of every change committed before; `insertRevision` is reused when it already is.
+ * Keep it the last statement before COMMIT: the locks last until then.
+ */
+export async function applyImportUpdates(tx: Db, who: Importer, insertRevision: number | null): Promise<Written> {
+  return writtenOf(
     await tx.execute(sql`
-      insert into quantity_audit
-        (product_id, product_name, barcode, quantity_change, quantity_before, quantity_after, transaction_type, notes, user_id, user_name)
-      select x."productId", x."productName", x.barcode, x."quantityChange", x."quantityBefore", x."quantityAfter",
-        x."transactionType", x.notes, x."userId", x."userName"
-      from jsonb_to_recordset(${jsonParam(quantityRows)})
-        as x("productId" integer, "productName" text, barcode text, "quantityChange" integer, "quantityBefore" integer,
-          "quantityAfter" integer, "transactionType" text, notes text, "userId" integer, "userName" text)`);
-  }
+      with locked as (
+        select p.id, p.barcode, p.revision,
+          p.product_name as old_product_name, p.vendor as old_vendor, p.release_year as old_release_year,
+          p.quantity_on_hand as old_quantity_on_hand, p.is_active as old_is_active,
+          ${target("product_name")}, ${target("vendor")}, ${target("release_year")},
+          ${target("quantity_on_hand")}, ${target("is_active")}
+        from products p join import_stage s on s.barcode = p.barcode
+        where s.action = 'update' or p.revision is distinct from ${insertRevision}::bigint
+        order by p.id
+        for update of p
+      ),
+      changed as (
+        select l.*, d.fields, d.old_values, d.new_values
+        from locked l cross join lateral (
+          select jsonb_agg(f.name order by f.ord) as fields,
+            jsonb_object_agg(f.name, f.old) as old_values,
+            jsonb_object_agg(f.name, f.new) as new_values
+          from (values
+            (1, 'product_name', to_jsonb(l.old_product_name), to_jsonb(l.product_name)),
+            (2, 'vendor', to_jsonb(l.old_vendor), to_jsonb(l.vendor)),
+            (3, 'release_year', to_jsonb(l.old_release_year), to_jsonb(l.release_year)),
+            (4, 'quantity_on_hand', to_jsonb(l.old_quantity_on_hand), to_jsonb(l.quantity_on_hand)),
+            (5, 'is_active', to_jsonb(l.old_is_active), to_jsonb(l.is_active))
+          ) as f(ord, name, old, new)
+          where f.old is distinct from f.new
+        ) as d
+        where d.fields is not null
+      ),
+      rev as (
+        -- max() reads every locked row, so this runs once all the locks are held.
+        select case when ${insertRevision}::bigint > (select max(revision) from locked) then ${insertRevision}::bigint
+          else take_revision() end as value
+      ),
+      updated as (
+        update products as p set
+          product_name = c.product_name, vendor = c.vendor, release_year = c.release_year,
+          quantity_on_hand = c.quantity_on_hand, is_active = c.is_active,
+          version = p.version + 1, revision = (select value from rev), updated_at = now()
+        from changed c
+        where p.id = c.id
+        returning p.id, p.version, p.revision
+      ),
+      audit as (
+        insert into product_audit (product_id, product_name, barcode, action, user_id, user_name,
+          changed_fields, old_values, new_values, ip_address, product_version)
+        select c.id, c.product_name, c.barcode, 'UPDATE', ${who.userId}::int, ${who.userName}::text,
+          c.fields, c.old_values, c.new_values, ${who.ipAddress}::text, u.version
+        from changed c join updated u on u.id = c.id order by c.id
+      ),
+      stock as (
+        insert into quantity_audit (product_id, product_name, barcode, quantity_change, quantity_before, quantity_after,
+          transaction_type, notes, user_id, user_name)
+        select c.id, c.product_name, c.barcode, c.quantity_on_hand - c.old_quantity_on_hand, c.old_quantity_on_hand,
+          c.quantity_on_hand, 'import', ${IMPORT_NOTE}::text, ${who.userId}::int, ${who.userName}::text
+        from changed c join updated u on u.id = c.id
+        where c.quantity_on_hand <> c.old_quantity_on_hand order by c.id
+      )
+      select count(*)::int as count, max(revision) as revision from updated`),
+  );
 }

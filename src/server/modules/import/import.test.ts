@@ -129,7 +129,7 @@ describe("POST /api/products/import", () => {
     expect(rec.events).toEqual([
       {
         type: "products_imported",
-        data: { updated_by: expect.any(String), count: 3 },
+        data: { updated_by: expect.any(String), count: 3, revision: expect.any(Number) },
         timestamp: expect.stringMatching(ISO_UTC),
         userId: inventoryId,
       },

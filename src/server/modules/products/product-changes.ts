@@ -1,8 +1,11 @@
+import type { ProductAuditAction, TransactionType } from "../../../contract/audit.js";
 import type { InventoryEventData, InventoryEventType } from "../../../contract/events.js";
 import type { Permission } from "../../../contract/permissions.js";
 import { can } from "../../../contract/permissions.js";
+import type { Product } from "../../../contract/products.js";
 import { forbidden } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
+import type { ProductAuditInsert, QuantityAuditInsert } from "../audit/audit.repo.js";
 import type { ProductRow } from "./products.repo.js";
 
 /** The product fields audit entries speak about, by their API names. */
@@ -43,6 +46,62 @@ export function diffValues(before: AuditedValues, after: AuditedValues): FieldCh
 /** Authorisation at the top of each service function: 403 unless the role has the permission. */
 export function requirePermission(ctx: ServiceContext, permission: Permission): void {
   if (!can(ctx.actor.role, permission)) throw forbidden();
+}
+
+const actorFields = (ctx: ServiceContext) => ({ userId: ctx.actor.id, userName: ctx.actor.username });
+
+/** The product audit row of a change that produced `row` (its version is the one recorded). */
+export function productAuditRow(
+  ctx: ServiceContext,
+  row: ProductRow,
+  action: ProductAuditAction,
+  changes: { fields: string[]; oldValues: Record<string, unknown> | null; newValues: Record<string, unknown> | null },
+): ProductAuditInsert {
+  return {
+    productId: row.id,
+    productName: row.productName,
+    barcode: row.barcode,
+    action,
+    ...actorFields(ctx),
+    changedFields: changes.fields,
+    oldValues: changes.oldValues,
+    newValues: changes.newValues,
+    ipAddress: ctx.ip,
+    productVersion: row.version,
+  };
+}
+
+/** The quantity audit row of a stock change from `before` to the row's stock. */
+export function quantityAuditRow(
+  ctx: ServiceContext,
+  row: ProductRow,
+  before: number,
+  transactionType: TransactionType,
+  notes: string,
+): QuantityAuditInsert {
+  return {
+    productId: row.id,
+    productName: row.productName,
+    barcode: row.barcode,
+    quantityChange: row.quantityOnHand - before,
+    quantityBefore: before,
+    quantityAfter: row.quantityOnHand,
+    transactionType,
+    notes,
+    ...actorFields(ctx),
+  };
+}
+
+/** The event data of a change to one product: the spec's fields and the whole committed product. */
+export function productEventData(product: Product, extra: Partial<InventoryEventData> = {}): Omit<InventoryEventData, "updated_by"> {
+  return {
+    id: product.id,
+    product_name: product.product_name,
+    quantity_on_hand: product.quantity_on_hand,
+    is_active: product.is_active,
+    ...extra,
+    product,
+  };
 }
 
 /** Raises an `inventory_update` (call it from an afterCommit callback only). */

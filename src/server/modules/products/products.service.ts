@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { createProductBodySchema, Product, quantityChangeBodySchema, updateProductBodySchema } from "../../../contract/products.js";
+import type { createProductBodySchema, Product, quantityChangeBodySchema } from "../../../contract/products.js";
 import { QUANTITY_REASON_DEFAULT } from "../../../contract/products.js";
 import { MESSAGES, QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
 import { AppError, conflict, notFound } from "../../app-error.js";
@@ -14,32 +14,63 @@ import {
   type StoredAnswer,
   saveIdempotentAnswer,
 } from "./idempotency.repo.js";
-import { auditedValues, diffValues, emitInventoryUpdate, requirePermission } from "./product-changes.js";
+import {
+  auditedValues,
+  emitInventoryUpdate,
+  productAuditRow,
+  productEventData,
+  quantityAuditRow,
+  requirePermission,
+} from "./product-changes.js";
+import { toProduct } from "./products.presenter.js";
 import {
   applyQuantityChange,
   barcodeTaken,
   findProductByBarcode,
   findProductById,
   insertProduct,
-  listProducts as listProductRows,
+  listProductsJson,
   lockProductById,
   MAX_ID,
+  productsSinceJson,
+  readCatalogueRevision,
   setProductActive,
-  toProduct,
-  updateProduct as updateProductRow,
 } from "./products.repo.js";
 
 export type CreateProductInput = z.output<typeof createProductBodySchema>;
-export type UpdateProductInput = z.output<typeof updateProductBodySchema>;
 export type QuantityChangeInput = z.output<typeof quantityChangeBodySchema>;
 
 /** Expired idempotency keys are deleted on roughly one quantity change in this many. */
 const CLEANUP_ONE_IN = 100;
 
-const actorFields = (ctx: ServiceContext) => ({ userId: ctx.actor.id, userName: ctx.actor.username });
+/** A catalogue answer: JSON text built by the database, or nothing when the client's copy is current (304). */
+export interface CatalogueAnswer {
+  /** Every revision up to this one is in the answer (X-Catalogue-Revision). */
+  revision: number;
+  /** Set only when no change is in flight: the list is then exactly the catalogue at `revision`. */
+  etag?: string;
+  json?: string;
+}
 
-export async function listProducts(ctx: ServiceContext): Promise<Product[]> {
-  return listProductRows(ctx.db);
+/** Whether an If-None-Match header names `etag` (weak comparison, lists and `*` allowed). */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}
+
+/**
+ * GET /api/products: the whole list, or with `since` only the products changed after that
+ * revision. The revision is read first, the products in a later statement (see migration 0002).
+ */
+export async function readCatalogue(ctx: ServiceContext, since?: number, ifNoneMatch?: string): Promise<CatalogueAnswer> {
+  const { watermark, latest } = await readCatalogueRevision(ctx.db);
+  if (since !== undefined) return { revision: watermark, json: await productsSinceJson(ctx.db, since, watermark) };
+  const etag = watermark === latest ? `"${watermark}"` : undefined;
+  if (etag && matchesEtag(ifNoneMatch, etag)) return { revision: watermark, etag };
+  return { revision: watermark, etag, json: await listProductsJson(ctx.db) };
 }
 
 /** A product by barcode, active or not. */
@@ -62,116 +93,13 @@ export async function createProduct(ctx: ServiceContext, input: CreateProductInp
     });
     const values = auditedValues(row);
     await insertProductAudit(tx, [
-      {
-        productId: row.id,
-        productName: row.productName,
-        barcode: row.barcode,
-        action: "CREATE",
-        ...actorFields(ctx),
-        changedFields: Object.keys(values),
-        oldValues: null,
-        newValues: values,
-        ipAddress: ctx.ip,
-      },
+      productAuditRow(ctx, row, "CREATE", { fields: Object.keys(values), oldValues: null, newValues: values }),
     ]);
-    if (row.quantityOnHand > 0) {
-      await insertQuantityAudit(tx, [
-        {
-          productId: row.id,
-          productName: row.productName,
-          barcode: row.barcode,
-          quantityChange: row.quantityOnHand,
-          quantityBefore: 0,
-          quantityAfter: row.quantityOnHand,
-          transactionType: "create",
-          notes: "Product created",
-          ...actorFields(ctx),
-        },
-      ]);
-    }
-    afterCommit(() =>
-      emitInventoryUpdate(ctx, "product_created", {
-        id: row.id,
-        product_name: row.productName,
-        quantity_on_hand: row.quantityOnHand,
-        is_active: row.isActive,
-      }),
-    );
-    return toProduct(row);
+    if (row.quantityOnHand > 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, 0, "create", "Product created")]);
+    const product = toProduct(row);
+    afterCommit(() => emitInventoryUpdate(ctx, "product_created", productEventData(product)));
+    return product;
   });
-}
-
-/** An edit; with `version`, a stale edit is refused (409 with the current product) and changes nothing. */
-export async function updateProduct(ctx: ServiceContext, id: number, input: UpdateProductInput): Promise<Product> {
-  requirePermission(ctx, "canManageProducts");
-  if (id > MAX_ID) throw notFound(MESSAGES.productNotFound);
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
-    const current = await lockProductById(tx, id);
-    if (!current) throw notFound(MESSAGES.productNotFound);
-    if (input.version !== undefined && input.version !== current.version) {
-      throw conflict(MESSAGES.versionConflict, { product: toProduct(current) });
-    }
-    const before = auditedValues(current);
-    const changes = diffValues(before, { ...before, ...pickEditable(input) });
-    if (changes.fields.length === 0) return toProduct(current);
-    if (changes.fields.includes("barcode") && (await barcodeTaken(tx, input.barcode, id))) throw conflict(MESSAGES.barcodeExists);
-
-    const row = await updateProductRow(tx, id, {
-      barcode: input.barcode,
-      productName: input.product_name,
-      vendor: input.vendor,
-      releaseYear: input.release_year,
-      quantityOnHand: input.quantity_on_hand,
-    });
-    await insertProductAudit(tx, [
-      {
-        productId: row.id,
-        productName: row.productName,
-        barcode: row.barcode,
-        action: "UPDATE",
-        ...actorFields(ctx),
-        changedFields: changes.fields,
-        oldValues: changes.oldValues,
-        newValues: changes.newValues,
-        ipAddress: ctx.ip,
-      },
-    ]);
-    if (row.quantityOnHand !== current.quantityOnHand) {
-      await insertQuantityAudit(tx, [
-        {
-          productId: row.id,
-          productName: row.productName,
-          barcode: row.barcode,
-          quantityChange: row.quantityOnHand - current.quantityOnHand,
-          quantityBefore: current.quantityOnHand,
-          quantityAfter: row.quantityOnHand,
-          transactionType: "edit",
-          notes: "Product edited",
-          ...actorFields(ctx),
-        },
-      ]);
-    }
-    afterCommit(() =>
-      emitInventoryUpdate(ctx, "product_updated", {
-        id: row.id,
-        product_name: row.productName,
-        quantity_on_hand: row.quantityOnHand,
-        is_active: row.isActive,
-        ...(row.quantityOnHand !== current.quantityOnHand ? { quantity_change: row.quantityOnHand - current.quantityOnHand } : {}),
-      }),
-    );
-    return toProduct(row);
-  });
-}
-
-function pickEditable(input: UpdateProductInput) {
-  return {
-    barcode: input.barcode,
-    product_name: input.product_name,
-    vendor: input.vendor,
-    release_year: input.release_year,
-    quantity_on_hand: input.quantity_on_hand,
-  };
 }
 
 /** Disable or enable. Setting the state a product already has changes nothing. */
@@ -184,20 +112,15 @@ export async function setProductStatus(ctx: ServiceContext, id: number, isActive
     if (current.isActive === isActive) return toProduct(current);
     const row = await setProductActive(tx, id, isActive);
     await insertProductAudit(tx, [
-      {
-        productId: row.id,
-        productName: row.productName,
-        barcode: row.barcode,
-        action: isActive ? "ENABLE" : "DISABLE",
-        ...actorFields(ctx),
-        changedFields: ["is_active"],
+      productAuditRow(ctx, row, isActive ? "ENABLE" : "DISABLE", {
+        fields: ["is_active"],
         oldValues: { is_active: current.isActive },
         newValues: { is_active: row.isActive },
-        ipAddress: ctx.ip,
-      },
+      }),
     ]);
-    afterCommit(() => emitInventoryUpdate(ctx, "status_changed", { id: row.id, product_name: row.productName, is_active: row.isActive }));
-    return toProduct(row);
+    const product = toProduct(row);
+    afterCommit(() => emitInventoryUpdate(ctx, "status_changed", productEventData(product)));
+    return product;
   });
 }
 
@@ -221,7 +144,7 @@ export async function changeQuantity(
         if (stored) return stored;
       }
     }
-    const result = await applyChange(ctx, tx, afterCommit, id, input);
+    const result = await applyChange(ctx, tx, afterCommit, id, input, idempotencyKey);
     if (idempotencyKey !== undefined) await saveIdempotentAnswer(tx, ctx.actor.id, idempotencyKey, result);
     return result;
   });
@@ -243,6 +166,7 @@ async function applyChange(
   afterCommit: AfterCommit,
   id: number,
   input: QuantityChangeInput,
+  idempotencyKey: string | undefined,
 ): Promise<StoredAnswer> {
   const delta = input.quantity_change;
   const row = id <= MAX_ID ? await applyQuantityChange(tx, id, delta) : undefined;
@@ -254,41 +178,16 @@ async function applyChange(
     return refusal(409, `Stock cannot reach ${QUANTITY_MAX_EXCLUSIVE.toLocaleString("en-US")}`);
   }
   const before = row.quantityOnHand - delta;
-  const reason = input.reason || QUANTITY_REASON_DEFAULT;
   await insertProductAudit(tx, [
-    {
-      productId: row.id,
-      productName: row.productName,
-      barcode: row.barcode,
-      action: delta > 0 ? "QUANTITY_ADD" : "QUANTITY_SUBTRACT",
-      ...actorFields(ctx),
-      changedFields: ["quantity_on_hand"],
+    productAuditRow(ctx, row, delta > 0 ? "QUANTITY_ADD" : "QUANTITY_SUBTRACT", {
+      fields: ["quantity_on_hand"],
       oldValues: { quantity_on_hand: before },
       newValues: { quantity_on_hand: row.quantityOnHand },
-      ipAddress: ctx.ip,
-    },
-  ]);
-  await insertQuantityAudit(tx, [
-    {
-      productId: row.id,
-      productName: row.productName,
-      barcode: row.barcode,
-      quantityChange: delta,
-      quantityBefore: before,
-      quantityAfter: row.quantityOnHand,
-      transactionType: "adjustment",
-      notes: reason,
-      ...actorFields(ctx),
-    },
-  ]);
-  afterCommit(() =>
-    emitInventoryUpdate(ctx, "quantity_changed", {
-      id: row.id,
-      product_name: row.productName,
-      quantity_change: delta,
-      quantity_on_hand: row.quantityOnHand,
-      is_active: row.isActive,
     }),
-  );
-  return { statusCode: 200, body: toProduct(row) };
+  ]);
+  await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, before, "adjustment", input.reason || QUANTITY_REASON_DEFAULT)]);
+  const product = toProduct(row);
+  const extra = idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey };
+  afterCommit(() => emitInventoryUpdate(ctx, "quantity_changed", productEventData(product, { quantity_change: delta, ...extra })));
+  return { statusCode: 200, body: product };
 }

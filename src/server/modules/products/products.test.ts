@@ -90,6 +90,7 @@ describe("POST /api/products", () => {
       quantity_on_hand: 7,
       is_active: true,
       version: 1,
+      revision: expect.any(Number),
       created_at: expect.stringMatching(ISO_UTC),
       updated_at: expect.stringMatching(ISO_UTC),
     });
@@ -110,7 +111,7 @@ describe("POST /api/products", () => {
     expect(rec.events).toEqual([
       {
         type: "product_created",
-        data: { id: p.id, product_name: "Prizm Box", updated_by: expect.any(String), quantity_on_hand: 7, is_active: true },
+        data: { id: p.id, product_name: "Prizm Box", updated_by: expect.any(String), quantity_on_hand: 7, is_active: true, product: p },
         timestamp: expect.stringMatching(ISO_UTC),
         userId: managerId,
       },
@@ -263,7 +264,7 @@ describe("PUT /api/products/:id", () => {
     const res = await manager.put(`/api/products/${p.id}`, edit(p, { product_name: "Stale edit", version: 1 }));
     rec.stop();
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: "This product was changed by someone else", product: current });
+    expect(res.json()).toEqual({ error: "This product was changed by someone else", product: current, fields: ["quantity_on_hand"] });
     expect(await snapshot(t.app.db)).toEqual(before);
     expect(rec.events).toEqual([]);
 
@@ -349,6 +350,7 @@ describe("PUT /api/products/:id/quantity", () => {
           quantity_change: -1,
           quantity_on_hand: 2,
           is_active: true,
+          product: sold.json(),
         },
         timestamp: expect.stringMatching(ISO_UTC),
         userId: streamerId,

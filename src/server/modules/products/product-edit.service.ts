@@ -1,0 +1,87 @@
+import type { z } from "zod";
+import { EDITABLE_FIELDS, type EditableField, type Product, type updateProductBodySchema } from "../../../contract/products.js";
+import { MESSAGES } from "../../../contract/rules.js";
+import { conflict, notFound } from "../../app-error.js";
+import type { ServiceContext } from "../../context.js";
+import type { Db } from "../../db/client.js";
+import { withTransaction } from "../../db/tx.js";
+import { changesSinceVersion, insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
+import {
+  auditedValues,
+  emitInventoryUpdate,
+  productAuditRow,
+  productEventData,
+  quantityAuditRow,
+  requirePermission,
+} from "./product-changes.js";
+import { toProduct } from "./products.presenter.js";
+import { barcodeTaken, lockProductById, MAX_ID, type ProductRow, type ProductValues, updateProduct as writeEdit } from "./products.repo.js";
+
+export type UpdateProductInput = z.output<typeof updateProductBodySchema>;
+
+const COLUMNS = {
+  barcode: "barcode",
+  product_name: "productName",
+  vendor: "vendor",
+  release_year: "releaseYear",
+  quantity_on_hand: "quantityOnHand",
+} as const satisfies Record<EditableField, keyof ProductValues>;
+
+/** What the OpenAPI description of PUT /api/products/{id} says (API contract, "Sync, merging edits and retries"). */
+export const EDIT_RULES =
+  "Accepts any non-empty subset of the editable fields; fields left out do not change. With `version` and the " +
+  "product changed since: when none of the sent fields changed since that version the edit applies (200); " +
+  'otherwise 409 `{error: "This product was changed by someone else", product: <current>, fields: [names of the ' +
+  "sent fields that changed meanwhile]}` and nothing changes. A sent field equal to its current value changes " +
+  "nothing, so it never conflicts. Stock taps count as changes of quantity_on_hand, disabling or enabling as " +
+  "changes of is_active.";
+
+/**
+ * An edit that merges: only the sent fields that differ from the product are written. With a
+ * stale `version`, it is refused (409, nothing changes) when one of those fields changed since.
+ */
+export async function updateProduct(ctx: ServiceContext, id: number, input: UpdateProductInput): Promise<Product> {
+  requirePermission(ctx, "canManageProducts");
+  if (id > MAX_ID) throw notFound(MESSAGES.productNotFound);
+  return withTransaction(ctx.db, async (tx, afterCommit) => {
+    const current = await lockProductById(tx, id);
+    if (!current) throw notFound(MESSAGES.productNotFound);
+    const before = auditedValues(current);
+    const fields = EDITABLE_FIELDS.filter((f) => input[f] !== undefined && input[f] !== before[f]);
+    if (fields.length === 0) return toProduct(current);
+    if (input.version !== undefined && input.version !== current.version) {
+      const lost = await changedSince(tx, current, input.version, fields);
+      if (lost.length > 0) throw conflict(MESSAGES.versionConflict, { product: toProduct(current), fields: lost });
+    }
+    if (input.barcode !== undefined && fields.includes("barcode") && (await barcodeTaken(tx, input.barcode, id))) {
+      throw conflict(MESSAGES.barcodeExists);
+    }
+
+    const row = await writeEdit(tx, id, Object.fromEntries(fields.map((f) => [COLUMNS[f], input[f]])));
+    const after = auditedValues(row);
+    await insertProductAudit(tx, [
+      productAuditRow(ctx, row, "UPDATE", {
+        fields,
+        oldValues: Object.fromEntries(fields.map((f) => [f, before[f]])),
+        newValues: Object.fromEntries(fields.map((f) => [f, after[f]])),
+      }),
+    ]);
+    const quantityChange = row.quantityOnHand - current.quantityOnHand;
+    if (quantityChange !== 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, current.quantityOnHand, "edit", "Product edited")]);
+    const product = toProduct(row);
+    const extra = quantityChange !== 0 ? { quantity_change: quantityChange } : {};
+    afterCommit(() => emitInventoryUpdate(ctx, "product_updated", productEventData(product, extra)));
+    return product;
+  });
+}
+
+/**
+ * Which of `fields` changed after `version`, from the audit rows that recorded each version.
+ * Every change adds one version and one audit row; when fewer rows are found than versions
+ * passed (history from before migration 0002), every field counts as changed.
+ */
+async function changedSince(tx: Db, current: ProductRow, version: number, fields: EditableField[]): Promise<EditableField[]> {
+  const since = await changesSinceVersion(tx, current.id, version);
+  const complete = since.changes >= current.version - version;
+  return fields.filter((f) => !complete || since.fields.includes(f));
+}

@@ -1,0 +1,19 @@
+import type { Product } from "../../../contract/products.js";
+import type { ProductRow } from "./products.repo.js";
+
+/** The API shape of a product row (timestamps as ISO 8601 UTC). The list's JSON in products.repo builds the same. */
+export function toProduct(row: ProductRow): Product {
+  return {
+    id: row.id,
+    barcode: row.barcode,
+    product_name: row.productName,
+    vendor: row.vendor,
+    release_year: row.releaseYear,
+    quantity_on_hand: row.quantityOnHand,
+    is_active: row.isActive,
+    version: row.version,
+    revision: row.revision,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
