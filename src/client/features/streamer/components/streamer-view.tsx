@@ -7,7 +7,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications/notify";
 import { usePendingDelta, useProductStore } from "../../products";
-import { LOOKUP_FAILED, notFoundMessage } from "../../scanner/messages";
+import { LOOKUP_FAILED, notFoundMessage } from "../../scanner";
 import { playFeedback } from "../feedback";
 import { useQuantityTaps } from "../hooks/use-quantity-taps";
 import { useStreamerProducts } from "../hooks/use-streamer-products";

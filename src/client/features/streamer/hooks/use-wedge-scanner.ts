@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { isTextEntry, WedgeDetector } from "../../scanner/wedge";
+import { isTextEntry, WedgeDetector } from "../../scanner";
 
 /** Listens for keyboard-wedge scans (fast bursts ending in Enter) while no text field has focus. */
 export function useWedgeScanner(onScan: (code: string) => void, enabled: boolean): void {
