@@ -58,11 +58,11 @@ function Shell() {
   );
 }
 
-/** The live connection feeds the product store: events by revision, a catch-up after reconnecting. */
+/** The live connection feeds the product store: events by revision, a catch-up whenever it (re)connects. */
 function LiveProducts({ children }: { children: ReactNode }) {
   const store = useProductStore();
   return (
-    <LiveProvider onInventoryUpdate={store.applyEvent} onReconnect={store.resync}>
+    <LiveProvider onInventoryUpdate={store.applyEvent} onConnected={store.resync}>
       {children}
     </LiveProvider>
   );

@@ -31,20 +31,23 @@ export interface LiveProviderProps {
   children: ReactNode;
   /** Every inventory_update, the user's own included (the product store applies them). */
   onInventoryUpdate?: (update: InventoryUpdate) => void;
-  /** Authenticated again after a lost connection: events may have been missed. */
-  onReconnect?: () => void;
+  /**
+   * Authenticated, at first and after every reconnect: events from before (while offline, or
+   * between loading data and subscribing) may have been missed.
+   */
+  onConnected?: () => void;
 }
 
 /**
  * The live connection, open only while someone is signed in: connect, fetch a socket token,
  * authenticate; presence, and live inventory events (handed on, and toasts for other users' changes).
  */
-export function LiveProvider({ children, onInventoryUpdate, onReconnect }: LiveProviderProps) {
+export function LiveProvider({ children, onInventoryUpdate, onConnected }: LiveProviderProps) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const [state, setState] = useState<LiveState>(INITIAL);
-  const handlers = useRef({ onInventoryUpdate, onReconnect });
-  handlers.current = { onInventoryUpdate, onReconnect };
+  const handlers = useRef({ onInventoryUpdate, onConnected });
+  handlers.current = { onInventoryUpdate, onConnected };
   const userId = user?.id;
 
   useEffect(() => {
@@ -73,12 +76,10 @@ export function LiveProvider({ children, onInventoryUpdate, onReconnect }: LiveP
     });
     socket.on("authenticated", () => {
       setState((s) => ({ ...s, connected: true, authError: null }));
-      // After a reconnect, events may have been missed: products catch up in the product store,
-      // the other queries (session, users, an open audit trail) refetch.
-      if (authenticatedBefore) {
-        handlers.current.onReconnect?.();
-        void queryClient.invalidateQueries();
-      }
+      // Products catch up in the product store; after a reconnect the other queries (session,
+      // users, an open audit trail) refetch too.
+      handlers.current.onConnected?.();
+      if (authenticatedBefore) void queryClient.invalidateQueries();
       authenticatedBefore = true;
     });
     socket.on("auth_error", (payload) => {
