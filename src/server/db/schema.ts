@@ -147,6 +147,8 @@ export const idempotencyKeys = pgTable(
     key: text("key").notNull(),
     statusCode: integer("status_code").notNull(),
     body: jsonb("body").notNull(),
+    /** SHA-256 of the request the key was first used for: the same key on another request is refused (422). */
+    requestHash: text("request_hash"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
