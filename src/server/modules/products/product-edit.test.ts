@@ -141,6 +141,14 @@ describe("edit bodies", () => {
   });
 });
 
+describe("the API documentation", () => {
+  it("states the merge rule of edits and the since parameter of the list", async () => {
+    const spec = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    expect(spec.paths["/api/products/{id}"].put.description).toContain("when none of the sent fields changed since that version");
+    expect(spec.paths["/api/products"].get.parameters.map((p: { name: string }) => p.name)).toContain("since");
+  });
+});
+
 function pickEditable(p: Product) {
   return {
     barcode: p.barcode,

@@ -11,7 +11,7 @@ export type ProductRow = typeof products.$inferSelect;
 export const MAX_ID = 2_147_483_647;
 
 /** Every product write takes its revision in its own transaction (see migration 0002). */
-export const TAKE_REVISION = sql`take_revision()`;
+const TAKE_REVISION = sql`take_revision()`;
 
 const isoUtc = (column: typeof products.createdAt) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -117,7 +117,11 @@ export async function insertProduct(tx: Db, values: ProductValues): Promise<Prod
   return row;
 }
 
-/** Writes a change of a locked product: the given columns, a new version and a new revision. */
+/**
+ * Writes a change to one product: the given columns, a new version and a new revision. The
+ * revision is taken once the row is locked (by this UPDATE or before it), so it is above the
+ * revision of every change to that product committed before.
+ */
 async function writeProduct(tx: Db, id: number, values: PgUpdateSetSource<typeof products>, where?: SQL): Promise<ProductRow | undefined> {
   const [row] = await tx
     .update(products)
