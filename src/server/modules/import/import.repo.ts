@@ -3,9 +3,10 @@ import type { ImportField, ImportRow } from "../../../contract/import.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema.js";
 import { jsonParam, rowsOf } from "../../db/sql.js";
+import { AUDITED_FIELDS } from "../products/product-changes.js";
 import type { ProductRow } from "../products/products.repo.js";
 
-export const IMPORT_NOTE = "CSV import";
+const IMPORT_NOTE = "CSV import";
 
 /** The existing products with these barcodes, in one statement, without locking them (a snapshot to plan against). */
 export async function findProductsByBarcodes(db: Db, barcodes: string[]): Promise<ProductRow[]> {
@@ -67,7 +68,7 @@ export async function insertNewProducts(tx: Db, who: Importer): Promise<Written>
         insert into product_audit (product_id, product_name, barcode, action, user_id, user_name,
           changed_fields, old_values, new_values, ip_address, product_version)
         select c.id, c.product_name, c.barcode, 'CREATE', ${who.userId}::int, ${who.userName}::text,
-          '["barcode", "product_name", "vendor", "release_year", "quantity_on_hand", "is_active"]'::jsonb, null,
+          ${jsonParam(AUDITED_FIELDS)}, null,
           jsonb_build_object('barcode', c.barcode, 'product_name', c.product_name, 'vendor', c.vendor,
             'release_year', c.release_year, 'quantity_on_hand', c.quantity_on_hand, 'is_active', c.is_active),
           ${who.ipAddress}::text, c.version

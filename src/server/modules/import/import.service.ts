@@ -5,11 +5,16 @@ import { emitInventoryUpdate, requirePermission } from "../products/product-chan
 import { checkRows, planRows, previewRow, stagedRows, summarise } from "./import.plan.js";
 import { applyImportUpdates, findProductsByBarcodes, insertNewProducts, stageImport } from "./import.repo.js";
 
+/** Validates the rows and matches them against the catalogue as it is now (no lock). */
+async function planImport(ctx: ServiceContext, inputs: ImportRowInput[]) {
+  const checked = checkRows(inputs);
+  return planRows(checked, await findProductsByBarcodes(ctx.db, checked.barcodes));
+}
+
 /** What an import would do, row by row; reads only, writes nothing. */
 export async function previewImport(ctx: ServiceContext, inputs: ImportRowInput[]): Promise<ImportPreview> {
   requirePermission(ctx, "canManageProducts");
-  const checked = checkRows(inputs);
-  const plan = planRows(checked, await findProductsByBarcodes(ctx.db, checked.barcodes));
+  const plan = await planImport(ctx, inputs);
   return { ...summarise(plan), rows: plan.map(previewRow) };
 }
 
@@ -23,11 +28,10 @@ export async function previewImport(ctx: ServiceContext, inputs: ImportRowInput[
  */
 export async function importProducts(ctx: ServiceContext, inputs: ImportRowInput[]): Promise<ImportResult> {
   requirePermission(ctx, "canManageProducts");
-  const checked = checkRows(inputs);
-  const plan = planRows(checked, await findProductsByBarcodes(ctx.db, checked.barcodes));
+  const plan = await planImport(ctx, inputs);
+  const summary = summarise(plan);
   const staged = stagedRows(plan);
-  const { errors } = summarise(plan);
-  if (staged.length === 0) return summarise(plan);
+  if (staged.length === 0) return summary;
   const who = { userId: ctx.actor.id, userName: ctx.actor.username, ipAddress: ctx.ip };
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     await stageImport(tx, staged);
@@ -36,6 +40,6 @@ export async function importProducts(ctx: ServiceContext, inputs: ImportRowInput
     const count = created.count + updated.count;
     const revision = Math.max(created.revision ?? 0, updated.revision ?? 0);
     if (count > 0) afterCommit(() => emitInventoryUpdate(ctx, "products_imported", { count, revision }));
-    return { created: created.count, updated: updated.count, skipped: inputs.length - count, errors };
+    return { created: created.count, updated: updated.count, skipped: inputs.length - count, errors: summary.errors };
   });
 }
