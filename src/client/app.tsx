@@ -1,18 +1,17 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, type ReactNode, Suspense, useState } from "react";
+import { type ReactNode, Suspense, useState } from "react";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
-import { Toasters } from "./features/notifications/toasters";
+import { InventoryView } from "./features/inventory";
+import { Toasters } from "./features/notifications";
 import { LiveProvider } from "./features/presence";
 import { ProductStoreProvider, useProductStore } from "./features/products";
-import { StreamerView } from "./features/streamer/components/streamer-view";
-import { ThemeProvider, useTheme } from "./features/theme/use-theme";
+import { StreamerView } from "./features/streamer";
+import { ThemeProvider, useTheme } from "./features/theme";
+import { UsersView } from "./features/users";
 import { createQueryClient } from "./lib/query-client";
 import { TopBar } from "./shell/top-bar";
 import { allowedViews, defaultView, type View } from "./shell/views";
-
-const InventoryView = lazy(() => import("./features/inventory/components/inventory-view").then((m) => ({ default: m.InventoryView })));
-const UsersView = lazy(() => import("./features/users/components/users-view").then((m) => ({ default: m.UsersView })));
 
 function LoadingScreen() {
   return (

@@ -2,7 +2,7 @@ import { Boxes, LogOut } from "lucide-react";
 import { Button } from "../components/ui/button";
 import { RoleLabel, useAuth } from "../features/auth";
 import { LiveStatus } from "../features/presence";
-import { ThemeToggle } from "../features/theme/theme-toggle";
+import { ThemeToggle } from "../features/theme";
 import { cn } from "../lib/cn";
 import { VIEW_LABELS, type View } from "./views";
 

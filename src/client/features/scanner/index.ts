@@ -1,3 +1,8 @@
-// The overlay itself is imported lazily by path (components/scanner-overlay), so its camera code loads on demand.
+import { lazy } from "react";
+
 export { CAMERA_DENIED, LOOKUP_FAILED, notFoundMessage } from "./messages";
 export { isTextEntry, WedgeDetector } from "./wedge";
+
+/** The overlay's code (camera, decoder) loads on demand: call to fetch it ahead of opening. */
+export const loadScanner = () => import("./components/scanner-overlay");
+export const ScannerOverlay = lazy(() => loadScanner().then((m) => ({ default: m.ScannerOverlay })));

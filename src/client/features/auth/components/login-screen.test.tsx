@@ -3,7 +3,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { createQueryClient } from "../../../lib/query-client";
-import { ThemeProvider } from "../../theme/use-theme";
+import { ThemeProvider } from "../../theme";
 import { AuthProvider } from "../hooks/use-auth";
 import { LoginScreen } from "./login-screen";
 

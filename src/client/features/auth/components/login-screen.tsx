@@ -5,7 +5,7 @@ import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { TextField } from "../../../components/ui/field";
 import { messageOr } from "../../../lib/http";
-import { ThemeToggle } from "../../theme/theme-toggle";
+import { ThemeToggle } from "../../theme";
 import { useAuth } from "../hooks/use-auth";
 
 export function LoginScreen() {

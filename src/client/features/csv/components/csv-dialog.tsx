@@ -7,7 +7,7 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
 import { queryKeys } from "../../../lib/query-client";
-import { notify } from "../../notifications/notify";
+import { notify } from "../../notifications";
 import { useProductList, useProductStore } from "../../products";
 import { importProducts, previewImport } from "../api/import-products";
 import { downloadCsv, type ExportKind, exportCsv, exportFileName, TEMPLATE_FILE_NAME, templateCsv } from "../csv-format";

@@ -1,20 +1,19 @@
 import { ClipboardList, FileSpreadsheet, PackagePlus, ScanLine } from "lucide-react";
-import { lazy, Suspense, useCallback, useState } from "react";
+import { Suspense, useCallback, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { loadErrorText } from "../../../lib/http";
+import { AuditDialog } from "../../audit";
 import { useAuth } from "../../auth";
-import { notify } from "../../notifications/notify";
+import { CsvDialog } from "../../csv";
+import { notify } from "../../notifications";
 import { AddProductDialog, EditProductDialog, productNameOf, useProductList, useSetProductStatus } from "../../products";
+import { ScannerOverlay } from "../../scanner";
 import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
 import { useFilteredProducts } from "../hooks/use-filtered-products";
 import { FilterBar } from "./filter-bar";
 import { ProductGrid } from "./product-grid";
-
-const ScannerOverlay = lazy(() => import("../../scanner/components/scanner-overlay").then((m) => ({ default: m.ScannerOverlay })));
-const CsvDialog = lazy(() => import("../../csv/components/csv-dialog").then((m) => ({ default: m.CsvDialog })));
-const AuditDialog = lazy(() => import("../../audit/components/audit-dialog").then((m) => ({ default: m.AuditDialog })));
 
 export const STATUS_FAILED = "Failed to update product status";
 

@@ -6,7 +6,7 @@ import { ApiError } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 import { createSocket } from "../../../lib/socket";
 import { getSocketToken, useAuth } from "../../auth";
-import { LIVE_TOASTER_ID } from "../../notifications/toasters";
+import { LIVE_TOASTER_ID } from "../../notifications";
 import { describeUpdate } from "../describe-update";
 
 export const AUTH_SETUP_FAILED = "Authentication setup failed";

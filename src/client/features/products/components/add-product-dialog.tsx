@@ -4,7 +4,7 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
-import { notify } from "../../notifications/notify";
+import { notify } from "../../notifications";
 import { useCreateProduct } from "../api/create-product";
 import {
   ADD_FAILED,

@@ -6,7 +6,7 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
-import { notify } from "../../notifications/notify";
+import { notify } from "../../notifications";
 import { useUpdateProduct, versionConflict } from "../api/update-product";
 import {
   changedFields,

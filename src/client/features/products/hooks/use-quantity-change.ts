@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { type Product, QUANTITY_REASONS } from "../../../../contract/products";
-import { notify } from "../../notifications/notify";
+import { notify } from "../../notifications";
 import { usePendingDelta, useProductStore } from "../store/product-store-provider";
 
 export const QUANTITY_FAILED = "Failed to update quantity";

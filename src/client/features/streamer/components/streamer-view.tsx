@@ -1,13 +1,13 @@
 import { ScanLine } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { Suspense, useCallback, useEffect, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { Spinner } from "../../../components/ui/spinner";
 import { useAuth } from "../../auth";
-import { notify } from "../../notifications/notify";
+import { notify } from "../../notifications";
 import { usePendingDelta, useProductStore } from "../../products";
-import { LOOKUP_FAILED, notFoundMessage } from "../../scanner";
+import { LOOKUP_FAILED, loadScanner, notFoundMessage, ScannerOverlay } from "../../scanner";
 import { playFeedback } from "../feedback";
 import { useQuantityTaps } from "../hooks/use-quantity-taps";
 import { useStreamerProducts } from "../hooks/use-streamer-products";
@@ -16,9 +16,6 @@ import { DISABLED_IN_STREAM, DISABLED_RECENT } from "../messages";
 import { CurrentProductCard } from "./current-product-card";
 import { FeedbackSwitch } from "./feedback-switch";
 import { RecentProducts } from "./recent-products";
-
-const loadScanner = () => import("../../scanner/components/scanner-overlay");
-const ScannerOverlay = lazy(() => loadScanner().then((m) => ({ default: m.ScannerOverlay })));
 
 export function StreamerView() {
   const { user, permissions } = useAuth();

@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { type Product, QUANTITY_REASONS } from "../../../../contract/products";
-import { errorText, notify } from "../../notifications/notify";
+import { errorText, notify } from "../../notifications";
 import { QUANTITY_FAILED, useProductStore } from "../../products";
 import { playFeedback } from "../feedback";
 

@@ -9,7 +9,7 @@ import { Field, Input, inputClassName } from "../../../components/ui/field";
 import { cn } from "../../../lib/cn";
 import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
-import { notify } from "../../notifications/notify";
+import { notify } from "../../notifications";
 import { useCreateUser } from "../api/create-user";
 import {
   CREATE_USER_FAILED,

@@ -7,7 +7,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { Field, Input } from "../../../components/ui/field";
 import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
-import { notify } from "../../notifications/notify";
+import { notify } from "../../notifications";
 import { useResetPassword } from "../api/reset-password";
 import {
   EMPTY_RESET_PASSWORD_FORM,

@@ -6,7 +6,7 @@ import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { loadErrorText } from "../../../lib/http";
 import { useAuth } from "../../auth";
-import { notify } from "../../notifications/notify";
+import { notify } from "../../notifications";
 import { useUsers } from "../api/list-users";
 import { useSetUserStatus } from "../api/set-user-status";
 import { STATUS_UPDATE_FAILED, statusChange } from "../user-forms";

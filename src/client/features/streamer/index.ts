@@ -1,0 +1,1 @@
+export { StreamerView } from "./components/streamer-view";

@@ -1,0 +1,2 @@
+export { ThemeToggle } from "./theme-toggle";
+export { ThemeProvider, useTheme } from "./use-theme";
