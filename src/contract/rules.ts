@@ -62,6 +62,7 @@ export const MESSAGES = {
   insufficientStock: "Insufficient stock",
   productDisabled: "Product is disabled",
   versionConflict: "This product was changed by someone else",
+  idempotencyKeyReused: "This Idempotency-Key was already used for a different request",
   barcodeExists: "A product with this barcode already exists",
   usernameTaken: "Username already exists",
   releaseYearRange: `Release year must be between ${RELEASE_YEAR_MIN} and ${RELEASE_YEAR_MAX}`,

@@ -50,7 +50,8 @@ async function openPool(kind: Database["kind"], pool: pg.Pool, stop: () => Promi
   const lock = await pool.connect();
   try {
     await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    await migrate(db, { migrationsFolder });
+    // On the connection that holds the lock (the embedded database's pool has only that one).
+    await migrate(drizzle({ client: lock, schema }), { migrationsFolder });
   } finally {
     await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
     lock.release();

@@ -7,16 +7,22 @@ import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 
 export interface EmbeddedDatabase {
   /** node-postgres connection settings for the socket. */
-  connection: { host: string; port: number; user: string; database: string; max: number };
+  connection: { host: string; port: number; user: string; database: string; max: number; connectionTimeoutMillis: number };
   /** Closes the database (flushing it to disk), ends its process, and frees the data folder. */
   stop(): Promise<void>;
 }
 
 /** node-postgres connects to `<folder>/.s.PGSQL.<port>`. */
 const SOCKET_PORT = 5432;
-/** The app's pool of 10 plus the migration lock and spares; more would only queue inside PGlite. */
-const POOL_MAX = 10;
-const MAX_CONNECTIONS = 16;
+/**
+ * One connection: PGlite is a single database session, so every statement runs one at a time
+ * anyway, and the socket server interleaves the protocol messages of several connections (a
+ * connection's prepared statements would be another's). Requests queue in the pool instead.
+ */
+const POOL_MAX = 1;
+const MAX_CONNECTIONS = 2;
+/** A request that cannot get the connection in this time answers 503 instead of waiting forever. */
+const CONNECTION_TIMEOUT_MS = 30_000;
 const hostScript = fileURLToPath(new URL("./host.ts", import.meta.url));
 /** The host opens (and on first start creates) the database; a slow disk or a busy machine takes a while. */
 const START_TIMEOUT_MS = 60_000;
@@ -74,7 +80,14 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
     return stopping;
   };
   return {
-    connection: { host: socketDir, port: SOCKET_PORT, user: "postgres", database: "postgres", max: POOL_MAX },
+    connection: {
+      host: socketDir,
+      port: SOCKET_PORT,
+      user: "postgres",
+      database: "postgres",
+      max: POOL_MAX,
+      connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    },
     stop,
   };
 }

@@ -1,7 +1,9 @@
 import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { Product } from "../../../contract/products.js";
 import { QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
+import { prepared } from "../../db/prepared.js";
 import { products } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 
@@ -13,22 +15,8 @@ export const MAX_ID = 2_147_483_647;
 /** Every product write takes its revision in its own transaction (see migration 0002). */
 const TAKE_REVISION = sql`take_revision()`;
 
-const isoUtc = (column: typeof products.createdAt) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** One product as JSON in the API shape: the same fields and values as toProduct. */
-const productJson = sql`json_build_object(
-  'id', ${products.id},
-  'barcode', ${products.barcode},
-  'product_name', ${products.productName},
-  'vendor', ${products.vendor},
-  'release_year', ${products.releaseYear},
-  'quantity_on_hand', ${products.quantityOnHand},
-  'is_active', ${products.isActive},
-  'version', ${products.version},
-  'revision', ${products.revision},
-  'created_at', ${isoUtc(products.createdAt)},
-  'updated_at', ${isoUtc(products.updatedAt)}
-)`;
+/** One product as JSON in the API shape: product_json() (migration 0003), the SQL twin of toProduct. */
+const productJson = sql`product_json(${products})`;
 
 /**
  * All products, newest first, as the JSON text of the answer. The database builds the document:
@@ -77,19 +65,24 @@ export async function readCatalogueRevision(db: Db): Promise<CatalogueRevision> 
   return { watermark: Number(row.watermark), latest: Number(row.latest) };
 }
 
-export async function findProductById(db: Db, id: number): Promise<ProductRow | undefined> {
-  const [row] = await db.select().from(products).where(eq(products.id, id)).limit(1);
-  return row;
-}
-
 /** The product row, locked until the end of the transaction (edits and status changes). */
 export async function lockProductById(tx: Db, id: number): Promise<ProductRow | undefined> {
   const [row] = await tx.select().from(products).where(eq(products.id, id)).limit(1).for("update");
   return row;
 }
 
+const productByBarcode = prepared((db) =>
+  db
+    .select()
+    .from(products)
+    .where(eq(products.barcode, sql.placeholder("barcode")))
+    .limit(1)
+    .prepare("product_by_barcode"),
+);
+
+/** A scan's lookup (a prepared statement: it runs thousands of times a stream). */
 export async function findProductByBarcode(db: Db, barcode: string): Promise<ProductRow | undefined> {
-  const [row] = await db.select().from(products).where(eq(products.barcode, barcode)).limit(1);
+  const [row] = await productByBarcode(db).execute({ barcode });
   return row;
 }
 
@@ -144,20 +137,55 @@ export async function setProductActive(tx: Db, id: number, isActive: boolean): P
   return row;
 }
 
+export interface QuantityChange {
+  /** Undefined for an id no product can have (answers 404). */
+  productId: number | undefined;
+  delta: number;
+  reason: string;
+  userId: number;
+  userName: string;
+  ip: string;
+  /** The Idempotency-Key and the hash of the request it came with, when the request had one. */
+  key?: { key: string; requestHash: string };
+}
+
+/** What apply_quantity_change answers: the product, or a refusal the service turns into its message. */
+export interface QuantityChangeAnswer {
+  status: number;
+  body: Product | { refusal: QuantityRefusal } | { error: string };
+  /** The stored answer of an earlier request with the same key: nothing changed now. */
+  replayed: boolean;
+}
+export type QuantityRefusal = "not_found" | "disabled" | "insufficient_stock" | "stock_limit" | "key_reused";
+
+const applyQuantityChangeStatement = prepared((db) =>
+  db
+    .select({ status: sql<number>`status`, body: sql<QuantityChangeAnswer["body"]>`body`, replayed: sql<boolean>`replayed` })
+    .from(
+      sql`apply_quantity_change(${sql.placeholder("productId")}, ${sql.placeholder("delta")}, ${QUANTITY_MAX_EXCLUSIVE}, ${sql.placeholder("reason")},
+        ${sql.placeholder("userId")}, ${sql.placeholder("userName")}, ${sql.placeholder("ip")}, ${sql.placeholder("key")},
+        ${sql.placeholder("requestHash")})`,
+    )
+    .prepare("apply_quantity_change"),
+);
+
 /**
- * The atomic stock change: one conditional UPDATE. It returns the changed row, or undefined
- * when the product is missing, disabled, or the stock would leave 0..QUANTITY_MAX_EXCLUSIVE-1
- * (nothing changed then). Both operands stay below 10^9, so the sum never overflows an integer.
+ * The atomic stock change in one statement, so one round trip (migration 0003): the key's claim,
+ * one conditional UPDATE (never read-then-write; nothing changes when the product is missing,
+ * disabled, or the stock would leave 0..QUANTITY_MAX_EXCLUSIVE-1), both audit rows and the
+ * key's stored answer commit together.
  */
-export async function applyQuantityChange(tx: Db, id: number, delta: number): Promise<ProductRow | undefined> {
-  return writeProduct(
-    tx,
-    id,
-    { quantityOnHand: sql`${products.quantityOnHand} + ${delta}` },
-    and(
-      eq(products.isActive, true),
-      sql`${products.quantityOnHand} + ${delta} >= 0`,
-      sql`${products.quantityOnHand} + ${delta} < ${QUANTITY_MAX_EXCLUSIVE}`,
-    ),
-  );
+export async function applyQuantityChange(db: Db, change: QuantityChange): Promise<QuantityChangeAnswer> {
+  const [answer] = await applyQuantityChangeStatement(db).execute({
+    productId: change.productId ?? null,
+    delta: change.delta,
+    reason: change.reason,
+    userId: change.userId,
+    userName: change.userName,
+    ip: change.ip,
+    key: change.key?.key ?? null,
+    requestHash: change.key?.requestHash ?? null,
+  });
+  if (!answer) throw new Error("apply_quantity_change answered nothing");
+  return answer;
 }

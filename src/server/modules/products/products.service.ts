@@ -1,19 +1,13 @@
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { createProductBodySchema, Product, quantityChangeBodySchema } from "../../../contract/products.js";
 import { QUANTITY_REASON_DEFAULT } from "../../../contract/products.js";
 import { MESSAGES, QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
 import { AppError, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
-import type { Db } from "../../db/client.js";
-import { type AfterCommit, withTransaction } from "../../db/tx.js";
+import { withTransaction } from "../../db/tx.js";
 import { insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
-import {
-  claimIdempotencyKey,
-  deleteExpiredIdempotencyKeys,
-  findIdempotentAnswer,
-  type StoredAnswer,
-  saveIdempotentAnswer,
-} from "./idempotency.repo.js";
+import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
 import {
   auditedValues,
   emitInventoryUpdate,
@@ -27,12 +21,12 @@ import {
   applyQuantityChange,
   barcodeTaken,
   findProductByBarcode,
-  findProductById,
   insertProduct,
   listProductsJson,
   lockProductById,
   MAX_ID,
   productsSinceJson,
+  type QuantityRefusal,
   readCatalogueRevision,
   setProductActive,
 } from "./products.repo.js";
@@ -124,10 +118,26 @@ export async function setProductStatus(ctx: ServiceContext, id: number, isActive
   });
 }
 
+/** The answer a quantity refusal gets (stored by code, so a replay answers the same words). */
+const REFUSALS: Record<QuantityRefusal, { status: number; error: string }> = {
+  not_found: { status: 404, error: MESSAGES.productNotFound },
+  disabled: { status: 409, error: MESSAGES.productDisabled },
+  insufficient_stock: { status: 409, error: MESSAGES.insufficientStock },
+  stock_limit: { status: 409, error: `Stock cannot reach ${QUANTITY_MAX_EXCLUSIVE.toLocaleString("en-US")}` },
+  key_reused: { status: 422, error: MESSAGES.idempotencyKeyReused },
+};
+
+/** What an Idempotency-Key is bound to: the method, the path and the (validated) body. */
+function requestHash(id: number, input: QuantityChangeInput): string {
+  const request = JSON.stringify(["PUT", `/api/products/${id}/quantity`, input.quantity_change, input.reason]);
+  return createHash("sha256").update(request).digest("hex");
+}
+
 /**
- * A stock change: one conditional UPDATE, never read-then-write. With an Idempotency-Key, the
- * first answer (success or refusal) is stored in the same transaction and every repeat by the
- * same user gets it back without changing anything.
+ * A stock change in one statement (products.repo applyQuantityChange). With an Idempotency-Key,
+ * the first answer (success or refusal) is stored with the change and every repeat of the same
+ * request by the same user gets it back without changing anything; the same key on another
+ * request is refused with 422.
  */
 export async function changeQuantity(
   ctx: ServiceContext,
@@ -136,58 +146,29 @@ export async function changeQuantity(
   idempotencyKey?: string,
 ): Promise<Product> {
   requirePermission(ctx, "canUpdateQuantity");
-  const answer = await withTransaction(ctx.db, async (tx, afterCommit): Promise<StoredAnswer> => {
-    if (idempotencyKey !== undefined) {
-      const owned = await claimIdempotencyKey(tx, ctx.actor.id, idempotencyKey);
-      if (!owned) {
-        const stored = await findIdempotentAnswer(tx, ctx.actor.id, idempotencyKey);
-        if (stored) return stored;
-      }
-    }
-    const result = await applyChange(ctx, tx, afterCommit, id, input, idempotencyKey);
-    if (idempotencyKey !== undefined) await saveIdempotentAnswer(tx, ctx.actor.id, idempotencyKey, result);
-    return result;
+  const delta = input.quantity_change;
+  const answer = await applyQuantityChange(ctx.db, {
+    productId: id <= MAX_ID ? id : undefined,
+    delta,
+    reason: input.reason || QUANTITY_REASON_DEFAULT,
+    userId: ctx.actor.id,
+    userName: ctx.actor.username,
+    ip: ctx.ip,
+    key: idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: requestHash(id, input) },
   });
   if (idempotencyKey !== undefined && Math.random() * CLEANUP_ONE_IN < 1) {
-    await deleteExpiredIdempotencyKeys(ctx.db).catch(() => {});
+    void deleteExpiredIdempotencyKeys(ctx.db).catch(() => {});
   }
-  if (answer.statusCode >= 400) {
-    const { error, ...extra } = answer.body as { error: string };
-    throw new AppError(answer.statusCode, error, extra);
+  const { body } = answer;
+  if ("refusal" in body) {
+    const refusal = REFUSALS[body.refusal];
+    throw new AppError(refusal.status, refusal.error);
   }
-  return answer.body as Product;
-}
-
-const refusal = (statusCode: number, error: string): StoredAnswer => ({ statusCode, body: { error } });
-
-async function applyChange(
-  ctx: ServiceContext,
-  tx: Db,
-  afterCommit: AfterCommit,
-  id: number,
-  input: QuantityChangeInput,
-  idempotencyKey: string | undefined,
-): Promise<StoredAnswer> {
-  const delta = input.quantity_change;
-  const row = id <= MAX_ID ? await applyQuantityChange(tx, id, delta) : undefined;
-  if (!row) {
-    const current = id <= MAX_ID ? await findProductById(tx, id) : undefined;
-    if (!current) return refusal(404, MESSAGES.productNotFound);
-    if (!current.isActive) return refusal(409, MESSAGES.productDisabled);
-    if (current.quantityOnHand + delta < 0) return refusal(409, MESSAGES.insufficientStock);
-    return refusal(409, `Stock cannot reach ${QUANTITY_MAX_EXCLUSIVE.toLocaleString("en-US")}`);
+  // Answers stored before migration 0003 carry their message.
+  if ("error" in body) throw new AppError(answer.status, body.error);
+  if (!answer.replayed) {
+    const extra = idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey };
+    emitInventoryUpdate(ctx, "quantity_changed", productEventData(body, { quantity_change: delta, ...extra }));
   }
-  const before = row.quantityOnHand - delta;
-  await insertProductAudit(tx, [
-    productAuditRow(ctx, row, delta > 0 ? "QUANTITY_ADD" : "QUANTITY_SUBTRACT", {
-      fields: ["quantity_on_hand"],
-      oldValues: { quantity_on_hand: before },
-      newValues: { quantity_on_hand: row.quantityOnHand },
-    }),
-  ]);
-  await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, before, "adjustment", input.reason || QUANTITY_REASON_DEFAULT)]);
-  const product = toProduct(row);
-  const extra = idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey };
-  afterCommit(() => emitInventoryUpdate(ctx, "quantity_changed", productEventData(product, { quantity_change: delta, ...extra })));
-  return { statusCode: 200, body: product };
+  return body;
 }

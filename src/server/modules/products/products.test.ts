@@ -458,6 +458,27 @@ describe("Idempotency-Key on quantity changes", () => {
     expect(await quantityOf(p.id)).toBe(3);
   });
 
+  it("refuses the same key on another request with 422 and changes nothing", async () => {
+    const p = await manager.create({ quantity_on_hand: 5 });
+    const other = await manager.create({ quantity_on_hand: 5 });
+    const first = await streamer.put(`/api/products/${p.id}/quantity`, { quantity_change: -1 }, withKey("one-sale"));
+    expect(first.statusCode).toBe(200);
+    const before = await snapshot(t.app.db);
+    for (const [id, body] of [
+      [p.id, { quantity_change: -2 }],
+      [p.id, { quantity_change: -1, reason: "Another reason" }],
+      [other.id, { quantity_change: -1 }],
+    ] as const) {
+      const reused = await streamer.put(`/api/products/${id}/quantity`, body, withKey("one-sale"));
+      expect(reused.statusCode, JSON.stringify(body)).toBe(422);
+      expect(reused.json()).toEqual({ error: "This Idempotency-Key was already used for a different request" });
+    }
+    expect(await snapshot(t.app.db)).toEqual(before);
+    // The same request still replays its first answer.
+    const again = await streamer.put(`/api/products/${p.id}/quantity`, { quantity_change: -1 }, withKey("one-sale"));
+    expect(again.body).toBe(first.body);
+  });
+
   it("applies concurrent duplicates once", async () => {
     const p = await manager.create({ quantity_on_hand: 10 });
     const s = await signIn("streamer");
