@@ -87,10 +87,10 @@ test.describe("create user dialog", () => {
     await submit.click();
     await expect(alert).toHaveText("Password must be at least 6 characters long");
 
-    // Taken in another letter case: the server answers 409 and the dialog shows its message.
+    // Taken in another letter case: the server answers 409; the dialog says 'Failed to create user' and the server's reason.
     await fillCreate(dialog, { username: taken.username.toUpperCase(), password: "abcdef" });
     await submit.click();
-    await expect(alert).toHaveText(MESSAGES.usernameTaken);
+    await expect(alert).toHaveText(`Failed to create user: ${MESSAGES.usernameTaken}`);
     await expect(dialog).toBeVisible();
     await dialog.getByLabel("Username").fill(`${taken.username}x`);
     await expect(alert).toHaveCount(0);

@@ -5,9 +5,9 @@ export type ButtonVariant = "primary" | "secondary" | "success" | "danger" | "wa
 export type ButtonSize = "sm" | "md" | "lg" | "xl" | "tap" | "icon";
 
 const VARIANTS: Record<ButtonVariant, string> = {
-  primary: "bg-blue-700 text-white hover:bg-blue-800 dark:bg-blue-600 dark:hover:bg-blue-500",
+  primary: "bg-blue-700 text-white hover:bg-blue-800 dark:bg-blue-600 dark:hover:bg-blue-700",
   secondary: "bg-gray-200 text-gray-900 hover:bg-gray-300 dark:bg-gray-700 dark:text-gray-50 dark:hover:bg-gray-600",
-  success: "bg-green-700 text-white hover:bg-green-800 dark:bg-green-700 dark:hover:bg-green-600",
+  success: "bg-green-700 text-white hover:bg-green-800 dark:bg-green-700 dark:hover:bg-green-800",
   danger: "bg-red-700 text-white hover:bg-red-800 dark:bg-red-700 dark:hover:bg-red-600",
   warning: "bg-amber-500 text-gray-950 hover:bg-amber-400",
   ghost: "bg-transparent text-gray-800 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-800",

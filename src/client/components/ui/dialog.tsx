@@ -1,6 +1,6 @@
 import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import type { ReactNode } from "react";
+import { type ReactNode, useRef, useState } from "react";
 import { cn } from "../../lib/cn";
 
 export interface DialogProps {
@@ -17,12 +17,55 @@ export interface DialogProps {
   size?: "sm" | "md" | "lg" | "xl" | "full";
   /** While a submit runs: close requests are ignored and the close button is hidden. */
   busy?: boolean;
+  /** Open on the first field (default). False: on the Close button (e.g. a camera view, where a phone's keyboard would hide it). */
+  focusFirstField?: boolean;
+}
+
+/** The element that opened a dialog: the focused one, or for a menu item, the button of its menu. */
+function openerOf(active: Element | null): HTMLElement | null {
+  if (!(active instanceof HTMLElement) || active === document.body) return null;
+  const menu = active.closest('[role="menu"]');
+  const trigger = menu?.getAttribute("aria-labelledby");
+  return (trigger ? document.getElementById(trigger) : null) ?? active;
+}
+
+/** Focus back on the opener when it is still there, or on the element now carrying its id (a re-rendered row). */
+function returnFocus(opener: HTMLElement | null): boolean {
+  const target = opener?.isConnected ? opener : opener?.id ? document.getElementById(opener.id) : null;
+  if (!target) return false;
+  target.focus();
+  return document.activeElement === target;
+}
+
+/** The first field of the body (input, select, textarea), else its first focusable element. */
+const FIRST_FIELD = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
+const FOCUSABLE = `${FIRST_FIELD}, button:not([disabled]), [href], [tabindex]:not([tabindex="-1"])`;
+function focusFirstField(body: Element | null): boolean {
+  const target = body?.querySelector<HTMLElement>(FIRST_FIELD) ?? body?.querySelector<HTMLElement>(FOCUSABLE);
+  if (!target) return false;
+  target.focus();
+  return true;
 }
 
 const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-3xl", xl: "max-w-5xl", full: "max-w-none sm:max-w-5xl" };
 
-/** A modal dialog, open while rendered, on Radix (focus trap, Escape, aria wiring) with our look. */
-export function Dialog({ onClose, title, description, children, footer, className, size = "md", busy = false }: DialogProps) {
+/**
+ * A modal dialog, open while rendered, on Radix (focus trap, Escape, aria wiring) with our look.
+ * It opens on its first field and, once closed, gives focus back to the control that opened it.
+ */
+export function Dialog({
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+  className,
+  size = "md",
+  busy = false,
+  focusFirstField: toField = true,
+}: DialogProps) {
+  const [opener] = useState(() => (typeof document === "undefined" ? null : openerOf(document.activeElement)));
+  const bodyRef = useRef<HTMLDivElement>(null);
   return (
     <DialogPrimitive.Root
       open
@@ -40,6 +83,14 @@ export function Dialog({ onClose, title, description, children, footer, classNam
             className,
           )}
           {...(description ? {} : { "aria-describedby": undefined })}
+          onOpenAutoFocus={(event) => {
+            // A field the body focuses itself (autoFocus) wins; else the first field, not the Close button.
+            const body = bodyRef.current;
+            if (body?.contains(document.activeElement) || (toField && focusFirstField(body))) event.preventDefault();
+          }}
+          onCloseAutoFocus={(event) => {
+            if (returnFocus(opener)) event.preventDefault();
+          }}
         >
           <div className="flex items-start justify-between gap-4 border-b border-gray-200 p-4 dark:border-gray-700">
             <div className="flex flex-col gap-1">
@@ -59,7 +110,9 @@ export function Dialog({ onClose, title, description, children, footer, classNam
               </DialogPrimitive.Close>
             )}
           </div>
-          <div className="min-h-0 flex-1 overflow-y-auto p-4">{children}</div>
+          <div ref={bodyRef} className="min-h-0 flex-1 overflow-y-auto p-4">
+            {children}
+          </div>
           {footer ? (
             <div className="flex flex-wrap justify-end gap-2 border-t border-gray-200 p-4 dark:border-gray-700">{footer}</div>
           ) : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorText, NON_TEXT_ERROR_MESSAGE, toastDuration, UNKNOWN_ERROR_MESSAGE } from "./notify";
+import { errorText, failureText, NON_TEXT_ERROR_MESSAGE, toastDuration, UNKNOWN_ERROR_MESSAGE } from "./notify";
 
 describe("notify", () => {
   it("an empty error reads 'An unknown error occurred'", () => {
@@ -22,5 +22,14 @@ describe("notify", () => {
     expect(toastDuration(0)).toBe(Number.POSITIVE_INFINITY);
     expect(toastDuration(-5)).toBe(Number.POSITIVE_INFINITY);
     expect(toastDuration(3000)).toBe(3000);
+  });
+
+  it("a failure reads the spec's message, then the server's reason", () => {
+    expect(failureText("Failed to create user", new Error("Username already exists"))).toBe(
+      "Failed to create user: Username already exists",
+    );
+    expect(failureText("Failed to create user", new Error(""))).toBe("Failed to create user");
+    expect(failureText("Failed to create user", new Error("Failed to create user"))).toBe("Failed to create user");
+    expect(failureText("Failed to create user", "text")).toBe("Failed to create user");
   });
 });

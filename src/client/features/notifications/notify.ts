@@ -33,3 +33,9 @@ export const notify = {
   error: (error: unknown, options?: ExternalToast) => show("error", errorText(error), options),
   dismiss: (id?: string | number) => toast.dismiss(id),
 };
+
+/** The spec's failure message, then the server's reason when there is one: 'Failed to create user: Username already exists'. */
+export function failureText(message: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message.trim() : "";
+  return reason && reason !== message ? `${message}: ${reason}` : message;
+}

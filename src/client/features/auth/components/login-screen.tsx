@@ -45,6 +45,7 @@ export function LoginScreen() {
           <TextField
             label="Username"
             name="username"
+            autoFocus
             autoComplete="username"
             autoCapitalize="none"
             autoCorrect="off"

@@ -222,7 +222,14 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
                     <span className="font-semibold">{parsedView.fileName}</span>: {parsedView.parsed.rows.length.toLocaleString("en-US")}{" "}
                     rows. Preview of the first rows:
                   </p>
-                  <div className="overflow-x-auto rounded-lg border border-gray-200 dark:border-gray-700">
+                  {/* Scrolls sideways on phones: focusable so a keyboard can scroll it too. */}
+                  <div
+                    role="region"
+                    aria-label="Preview of the first rows"
+                    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+                    tabIndex={0}
+                    className="overflow-x-auto rounded-lg border border-gray-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-gray-700"
+                  >
                     <table className="w-full text-left text-xs" data-testid="csv-preview">
                       <thead className="bg-gray-100 dark:bg-gray-800">
                         <tr>

@@ -53,7 +53,13 @@ export function ImportDiff({ preview, onBack, onConfirm }: { preview: ImportPrev
         </li>
       </ul>
       {listed.length > 0 ? (
-        <div className="max-h-72 overflow-y-auto rounded-lg border border-gray-200 dark:border-gray-700">
+        <div
+          role="region"
+          aria-label="Changes to import"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+          tabIndex={0}
+          className="max-h-72 overflow-y-auto rounded-lg border border-gray-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-gray-700"
+        >
           <table className="w-full text-left text-sm">
             <thead className="sticky top-0 bg-gray-100 dark:bg-gray-800">
               <tr>

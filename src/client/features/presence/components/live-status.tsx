@@ -45,10 +45,13 @@ export function LiveStatus({ showUsers }: { showUsers: boolean }) {
       <Popover.Portal>
         <Popover.Content
           align="end"
+          aria-labelledby="online-users-title"
           sideOffset={6}
           className="z-50 w-64 rounded-xl border border-gray-200 bg-white p-2 text-gray-900 shadow-lg dark:border-gray-700 dark:bg-gray-900 dark:text-gray-50"
         >
-          <h2 className="px-2 py-1 text-sm font-semibold">Online users</h2>
+          <h2 id="online-users-title" className="px-2 py-1 text-sm font-semibold">
+            Online users
+          </h2>
           <ul className="flex flex-col" data-testid="online-users">
             {onlineUsers.map((u) => (
               <li key={u.username} className="flex items-center justify-between gap-2 rounded-md px-2 py-1.5 text-sm">

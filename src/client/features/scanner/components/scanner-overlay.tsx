@@ -77,6 +77,7 @@ export function ScannerOverlay({ mode, onClose, onFound, onNotFound }: ScannerOv
 
   return (
     <Dialog
+      focusFirstField={false}
       onClose={onClose}
       title={mode === "add" ? "Scan to Add Product" : "Scan Barcode"}
       description="Point the camera at a barcode or type it in."

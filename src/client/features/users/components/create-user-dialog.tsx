@@ -7,9 +7,8 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Field, Input, inputClassName } from "../../../components/ui/field";
 import { cn } from "../../../lib/cn";
-import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
-import { notify } from "../../notifications";
+import { failureText, notify } from "../../notifications";
 import { useCreateUser } from "../api/create-user";
 import {
   CREATE_USER_FAILED,
@@ -56,7 +55,7 @@ export function CreateUserDialog({ actorRole, onClose }: CreateUserDialogProps) 
       notify.success(`User ${user.username} created`);
       onClose();
     } catch (err) {
-      setServerError(messageOr(err, CREATE_USER_FAILED));
+      setServerError(failureText(CREATE_USER_FAILED, err));
     }
   });
 
