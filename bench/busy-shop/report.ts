@@ -130,5 +130,8 @@ export function report(r: ScenarioResult, settings: { seconds: number; tapsPerSe
   const lines = [`\n### ${title}`, "", "| measure | figure | target | |", "| --- | --- | --- | --- |"];
   for (const [m, f, t, v] of rows) lines.push(`| ${m} | ${f} | ${t} | ${v} |`);
   lines.push("", `COPY baseline: ${r.copy.method}.`);
+  if (r.serverErrors.count > 0) {
+    lines.push("", `Server processes logged ${r.serverErrors.count} error(s), e.g.:`, ...r.serverErrors.samples.map((x) => `- ${x}`));
+  }
   return lines.join("\n");
 }

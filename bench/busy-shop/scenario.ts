@@ -71,6 +71,29 @@ export interface ScenarioResult {
   delivery: Delivery;
   catchUp?: { since: number; ms: number; count: number; wireBytes: number; revision: number } | { error: string };
   copy: CopyResult;
+  /** Error lines the server processes logged (pino level >= 50), a few of them. */
+  serverErrors: { count: number; samples: string[] };
+}
+
+/** The servers' logged errors: their count and the first few distinct messages. */
+function serverErrors(servers: ServerProcess[]): ScenarioResult["serverErrors"] {
+  const samples = new Set<string>();
+  let count = 0;
+  for (const s of servers) {
+    for (const line of s.output.join("").split("\n")) {
+      let entry: { level?: number; msg?: string; err?: { message?: string } };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if ((entry.level ?? 0) < 50) continue;
+      count += 1;
+      if (samples.size < 5)
+        samples.add(`${s.name}: ${entry.msg ?? ""}${entry.err?.message ? ` (${entry.err.message})` : ""}`.slice(0, 300));
+    }
+  }
+  return { count, samples: [...samples] };
 }
 
 const log = (kind: DbKind, msg: string) => console.log(`[${kind}] ${msg}`);
@@ -176,6 +199,7 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
 
     const delivery = matchDeliveries(tapList, sockets);
     const result: Omit<ScenarioResult, "copy"> = {
+      serverErrors: serverErrors(servers),
       kind,
       servers: servers.map((s) => s.name),
       windowMs,

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -148,6 +148,9 @@ export async function stopServer(server: ServerProcess): Promise<void> {
   // The group may still hold a child of the server.
   killGroup(server, "SIGKILL");
   running.delete(server);
+  // BENCH_SERVER_LOGS=<folder>: keep each server's output there.
+  const logs = process.env.BENCH_SERVER_LOGS;
+  if (logs) writeFileSync(join(logs, `${server.name}-${server.child.pid}.log`), server.output.join(""));
 }
 
 /** Stops every server, drops every database, removes every folder this bench made. */
