@@ -88,8 +88,17 @@ export const quantityChangeBodySchema = z.object({
     .refine((n) => n !== 0, MESSAGES.quantityChangeInvalid)
     .refine((n) => Math.abs(n) < QUANTITY_MAX_EXCLUSIVE, MESSAGES.quantityChangeInvalid),
   reason: z.string().trim().max(200).optional().default(QUANTITY_REASON_DEFAULT),
+  /**
+   * A stock count ("set counted"): the stock the count started from. When the product's stock is
+   * no longer this, the change is refused with 409 STOCK_MOVED and nothing changes, so a sale made
+   * during the count is never overwritten.
+   */
+  expected_quantity: z.number().int().min(QUANTITY_MIN).lt(QUANTITY_MAX_EXCLUSIVE).optional(),
 });
 export type QuantityChangeBody = z.input<typeof quantityChangeBodySchema>;
+
+/** The 409 of a count whose starting stock moved meanwhile (`expected_quantity`). */
+export const STOCK_MOVED = "The stock changed since the count was taken";
 
 /** `Idempotency-Key` header of a quantity change: 1-100 printable ASCII characters. */
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -97,11 +106,11 @@ export const idempotencyKeySchema = z.string().regex(/^[\x20-\x7e]{1,100}$/, "Id
 
 export const productStatusBodySchema = z.object({ is_active: z.boolean() });
 
+/** The router refuses a path parameter longer than this (414), counted as sent (URL-encoded). */
+export const BARCODE_PATH_MAX = 100;
+
 export const barcodeParamsSchema = z.object({
-  barcode: z
-    .string()
-    .min(1)
-    .max(BARCODE_MAX * 4),
+  barcode: z.string().min(1).max(BARCODE_PATH_MAX).describe("The barcode, URL-encoded: at most 100 characters as sent"),
 });
 
 /** The 409 of a stale edit: the current product and the sent fields that changed meanwhile. */

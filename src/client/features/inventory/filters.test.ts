@@ -158,3 +158,12 @@ describe("narrowing search (typing more searches the previous result)", () => {
     expect(narrows(f({ searchText: "a" }), f({ searchText: "ab", vendor: "Topps" }))).toBe(false);
   });
 });
+
+describe("products kept in view", () => {
+  it("a product this user just disabled stays in the 'Active only' list while it is kept", () => {
+    const off = catalogue.find((p) => p.product_name === "Old Stock Disabled");
+    if (!off) throw new Error("fixture");
+    expect(names(filterProducts(catalogue, DEFAULT_FILTERS))).not.toContain(off.product_name);
+    expect(names(filterProducts(catalogue, DEFAULT_FILTERS, undefined, new Set([off.id])))).toContain(off.product_name);
+  });
+});

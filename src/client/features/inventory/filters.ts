@@ -89,9 +89,19 @@ export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => strin
   };
 }
 
-export function filterProducts(products: readonly Product[], f: InventoryFilters, keyOf?: (p: Product) => string): Product[] {
+/**
+ * The products matching `f`, and those in `kept` whatever they are now (a product this user just
+ * disabled stays in view, greyed, until the filters change).
+ */
+export function filterProducts(
+  products: readonly Product[],
+  f: InventoryFilters,
+  keyOf?: (p: Product) => string,
+  kept: ReadonlySet<number> = new Set(),
+): Product[] {
   if (!hasActiveFilters({ ...f, activeOnly: false }) && !f.activeOnly) return products.slice();
-  return products.filter(productMatcher(f, keyOf));
+  const matches = productMatcher(f, keyOf);
+  return kept.size === 0 ? products.filter(matches) : products.filter((p) => kept.has(p.id) || matches(p));
 }
 
 /** Vendors and release years present in the list, sorted, for the filter choices. */

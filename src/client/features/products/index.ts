@@ -1,8 +1,11 @@
 import { lazy } from "react";
 
 export { useSetProductStatus } from "./api/set-product-status";
-export { ProductCard } from "./components/product-card";
-export { QUANTITY_FAILED } from "./hooks/use-quantity-change";
+export { actionsMenuId, type ProductActionHandlers, ProductActions } from "./components/product-actions";
+export { isLowStock, ProductCard } from "./components/product-card";
+export { usePressRepeat } from "./hooks/use-press-repeat";
+export { QUANTITY_FAILED, useQuantityChange } from "./hooks/use-quantity-change";
+export { STATUS_FAILED, STATUS_UNDO_MS, useStatusToggle } from "./hooks/use-status-toggle";
 export { productNameOf } from "./product-form";
 export type { ListStatus, ProductStore } from "./store/product-store";
 export {
@@ -17,3 +20,4 @@ export {
 // The dialogs (and their form library) load when first opened, not with every screen that uses the store.
 export const AddProductDialog = lazy(() => import("./components/add-product-dialog").then((m) => ({ default: m.AddProductDialog })));
 export const EditProductDialog = lazy(() => import("./components/edit-product-dialog").then((m) => ({ default: m.EditProductDialog })));
+export const AdjustStockDialog = lazy(() => import("./components/adjust-stock-dialog").then((m) => ({ default: m.AdjustStockDialog })));

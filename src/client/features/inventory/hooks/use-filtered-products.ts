@@ -13,11 +13,19 @@ function cachedKey(p: Product): string {
   return k;
 }
 
+const NONE: ReadonlySet<number> = new Set();
+
+function sameItems(a: readonly Product[], b: readonly Product[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * Filtering that keeps typing instant: the filters are deferred (React renders the input first,
  * the list after) and the result memoised. A performance mark is left after each filtered render.
  */
-export function useFilteredProducts(all: readonly Product[], filters: InventoryFilters) {
+export function useFilteredProducts(all: readonly Product[], filters: InventoryFilters, kept: ReadonlySet<number> = NONE) {
   const deferred = useDeferredValue(filters);
   const last = useRef<{ all: readonly Product[]; filters: InventoryFilters; result: Product[] } | null>(null);
   const filtered = useMemo(() => {
@@ -25,11 +33,13 @@ export function useFilteredProducts(all: readonly Product[], filters: InventoryF
     // Typing more narrows the previous result: search only that (same list, other filters equal).
     const source = prev && prev.all === all && narrows(prev.filters, deferred) ? prev.result : all;
     const start = performance.now();
-    const result = filterProducts(source, deferred, cachedKey);
+    let result = filterProducts(source, deferred, cachedKey, kept);
+    // The same products as before (e.g. a letter every product shares): keep the old array, so the views skip their work.
+    if (prev && sameItems(prev.result, result)) result = prev.result;
     performance.measure("inventory-filter", { start, end: performance.now(), detail: { searched: source.length } });
     last.current = { all, filters: deferred, result };
     return result;
-  }, [all, deferred]);
+  }, [all, deferred, kept]);
   const options = useMemo(() => filterOptions(all), [all]);
 
   // Compute the search keys while the browser is idle, so the first keystroke finds them ready.

@@ -1,22 +1,17 @@
-import { History, Minus, Pencil, Plus, Power } from "lucide-react";
 import { memo } from "react";
 import type { Product } from "../../../../contract/products";
 import { LOW_STOCK_MAX } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
-import { Button } from "../../../components/ui/button";
 import { cn } from "../../../lib/cn";
-import { usePressRepeat } from "../hooks/use-press-repeat";
-import { useQuantityChange } from "../hooks/use-quantity-change";
 import { useSwipe } from "../hooks/use-swipe";
+import { usePendingDelta } from "../store/product-store-provider";
 import { type SwipeAction, swipeEnabled } from "../swipe";
+import { type ProductActionHandlers, ProductActions } from "./product-actions";
+import { QuantityStepper } from "./quantity-stepper";
 
-export interface ProductCardProps {
+export interface ProductCardProps extends ProductActionHandlers {
   product: Product;
   canManageProducts: boolean;
-  onEdit: (product: Product) => void;
-  onToggleStatus: (product: Product) => void;
-  /** Opens this product's audit trail (managers). */
-  onHistory?: (product: Product) => void;
   /** A status change of this product is in flight. */
   statusBusy?: boolean;
 }
@@ -32,12 +27,12 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
   onEdit,
   onToggleStatus,
   onHistory,
+  onAdjust,
   statusBusy,
 }: ProductCardProps) {
   const active = product.is_active !== false;
-  const { shown, step } = useQuantityChange(product);
-  const minus = usePressRepeat(() => step(-1));
-  const plus = usePressRepeat(() => step(1));
+  // The badge follows the stock shown (with this tab's changes in flight).
+  const shown = product.quantity_on_hand + usePendingDelta(product.id);
   const swipe = useSwipe(swipeEnabled(canManageProducts, active), (action: SwipeAction) => {
     if (action === "edit") onEdit(product);
     else onToggleStatus(product);
@@ -48,6 +43,7 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
     <article
       data-testid="product-card"
       data-barcode={product.barcode}
+      data-product-id={product.id}
       aria-label={product.product_name}
       className="relative h-full overflow-hidden rounded-xl"
     >
@@ -67,10 +63,10 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
         data-testid="product-card-body"
         style={swipe.offset ? { transform: `translateX(${swipe.offset}px)` } : undefined}
         className={cn(
-          "relative flex h-full flex-col gap-3 rounded-xl border bg-white p-4 text-gray-900 shadow-sm dark:bg-gray-900 dark:text-gray-50",
+          "relative flex h-full flex-col gap-2 rounded-xl border bg-white p-3 sm:p-4 text-gray-900 shadow-sm dark:bg-gray-900 dark:text-gray-50",
           active
             ? "border-gray-200 dark:border-gray-700"
-            : "border-dashed border-gray-400 bg-gray-50 dark:border-gray-500 dark:bg-gray-800",
+            : "border-dashed border-gray-400 bg-gray-100 text-gray-800 dark:border-gray-500 dark:bg-gray-800 dark:text-gray-200",
           swipe.dragging ? "select-none" : "transition-transform",
           canManageProducts && active ? "touch-pan-y" : "",
         )}
@@ -92,48 +88,17 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
           <dt className="text-gray-700 dark:text-gray-300">Release Year</dt>
           <dd>{product.release_year ?? "—"}</dd>
         </dl>
-        <div className="mt-auto flex flex-wrap items-center justify-between gap-2">
-          <div className="flex items-center gap-2">
-            <Button
-              variant="outline"
-              size="icon"
-              aria-label={`Decrease quantity of ${product.product_name}`}
-              disabled={!active || shown <= 0}
-              {...minus}
-            >
-              <Minus aria-hidden="true" className="h-4 w-4" />
-            </Button>
-            <output className="min-w-12 text-center text-xl font-bold tabular-nums" aria-label="Quantity on hand" aria-live="polite">
-              {shown}
-            </output>
-            <Button variant="outline" size="icon" aria-label={`Increase quantity of ${product.product_name}`} disabled={!active} {...plus}>
-              <Plus aria-hidden="true" className="h-4 w-4" />
-            </Button>
-          </div>
-          {canManageProducts ? (
-            <div className="flex gap-1.5">
-              {onHistory ? (
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="px-2"
-                  aria-label={`Audit trail of ${product.product_name}`}
-                  title="Audit trail"
-                  onClick={() => onHistory(product)}
-                >
-                  <History aria-hidden="true" className="h-4 w-4 shrink-0" />
-                </Button>
-              ) : null}
-              <Button variant="secondary" size="sm" onClick={() => onEdit(product)}>
-                <Pencil aria-hidden="true" className="h-3.5 w-3.5" />
-                Edit
-              </Button>
-              <Button variant={active ? "danger" : "success"} size="sm" disabled={statusBusy} onClick={() => onToggleStatus(product)}>
-                <Power aria-hidden="true" className="h-3.5 w-3.5" />
-                {toggleLabel}
-              </Button>
-            </div>
-          ) : null}
+        <div className="mt-auto flex items-center justify-between gap-2">
+          <QuantityStepper product={product} />
+          <ProductActions
+            product={product}
+            canManageProducts={canManageProducts}
+            statusBusy={statusBusy}
+            onEdit={onEdit}
+            onToggleStatus={onToggleStatus}
+            onHistory={onHistory}
+            onAdjust={onAdjust}
+          />
         </div>
       </div>
     </article>

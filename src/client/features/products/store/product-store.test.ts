@@ -114,6 +114,14 @@ describe("ProductStore: pending quantity changes", () => {
     expect(shown).toEqual([10, 9]);
   });
 
+  it("a stock count sends the stock it started from with its change", async () => {
+    const { store, calls } = await loadedStore([product(1, 5, { quantity_on_hand: 10 })], 5);
+    const count = store.adjust(1, -3, "Recount", { expected: 10 });
+    expect(calls.adjust[0]?.body).toEqual({ quantity_change: -3, reason: "Recount", expected_quantity: 10 });
+    calls.adjust[0]?.answer.resolve(product(1, 6, { quantity_on_hand: 7 }));
+    expect((await count).quantity_on_hand).toBe(7);
+  });
+
   it("another user's change while a tap is in flight counts both", async () => {
     const { store, calls } = await loadedStore([product(1, 5, { quantity_on_hand: 10 })], 5);
     const tap = store.adjust(1, -1, "Manual adjustment");

@@ -152,14 +152,16 @@ export class ProductStore {
   /**
    * One quantity change with its own Idempotency-Key (retries reuse it, see adjustQuantity). It
    * shows at once as pending and is settled by its own event or its answer, whichever is first.
+   * `expected`: a stock count's starting stock; the server refuses the change when it moved.
    */
-  adjust = async (id: number, delta: number, reason: string): Promise<Product> => {
+  adjust = async (id: number, delta: number, reason: string, opts: { expected?: number } = {}): Promise<Product> => {
     const key = this.api.newKey();
     this.pending.set(key, { id, delta });
     this.addPending(id, delta);
     this.emit();
     try {
-      const product = await this.api.adjust(id, { quantity_change: delta, reason }, key);
+      const body = { quantity_change: delta, reason, ...(opts.expected === undefined ? {} : { expected_quantity: opts.expected }) };
+      const product = await this.api.adjust(id, body, key);
       this.accept(product, true);
       this.settle(key);
       this.emit();

@@ -1,0 +1,133 @@
+import { History, MoreVertical, Pencil, Power, SlidersHorizontal } from "lucide-react";
+import { DropdownMenu } from "radix-ui";
+import type { Product } from "../../../../contract/products";
+import { Button } from "../../../components/ui/button";
+import { cn } from "../../../lib/cn";
+
+export interface ProductActionHandlers {
+  onEdit: (product: Product) => void;
+  onToggleStatus: (product: Product) => void;
+  /** Opens this product's audit trail (managers). */
+  onHistory?: (product: Product) => void;
+  /** Opens 'Adjust Stock' (an amount with a reason, or a count). */
+  onAdjust?: (product: Product) => void;
+}
+
+interface ProductActionsProps extends ProductActionHandlers {
+  product: Product;
+  canManageProducts: boolean;
+  statusBusy?: boolean;
+  /** Buttons from this width up (cards: sm; table rows: lg), a menu below it. */
+  inlineFrom?: "sm" | "lg";
+}
+
+/** The id of a product's actions menu button: focus comes back to it after a dialog (see Dialog). */
+export const actionsMenuId = (product: Pick<Product, "id">) => `product-actions-${product.id}`;
+
+const itemClass =
+  "flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none data-[disabled]:opacity-50 data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800";
+
+/** A product's actions beyond quantity: buttons on wider screens, one menu on phones. */
+export function ProductActions({
+  product,
+  canManageProducts,
+  statusBusy,
+  onEdit,
+  onToggleStatus,
+  onHistory,
+  onAdjust,
+  inlineFrom = "sm",
+}: ProductActionsProps) {
+  const active = product.is_active !== false;
+  const toggleLabel = active ? "Disable" : "Enable";
+  const name = product.product_name;
+  const inline = inlineFrom === "sm" ? "hidden sm:flex" : "hidden lg:flex";
+  const menu = inlineFrom === "sm" ? "sm:hidden" : "lg:hidden";
+  if (!canManageProducts && !onAdjust) return null;
+
+  return (
+    <>
+      <div className={cn("flex-wrap justify-end gap-1.5", inline)}>
+        {onAdjust ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="px-2"
+            aria-label={`Adjust stock of ${name}`}
+            aria-keyshortcuts="A"
+            title="Adjust stock (A)"
+            disabled={!active}
+            onClick={() => onAdjust(product)}
+          >
+            <SlidersHorizontal aria-hidden="true" className="h-4 w-4 shrink-0" />
+          </Button>
+        ) : null}
+        {canManageProducts && onHistory ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="px-2"
+            aria-label={`Audit trail of ${name}`}
+            title="Audit trail"
+            onClick={() => onHistory(product)}
+          >
+            <History aria-hidden="true" className="h-4 w-4 shrink-0" />
+          </Button>
+        ) : null}
+        {canManageProducts ? (
+          <>
+            <Button variant="secondary" size="sm" onClick={() => onEdit(product)}>
+              <Pencil aria-hidden="true" className="h-3.5 w-3.5" />
+              Edit
+            </Button>
+            <Button variant={active ? "danger" : "success"} size="sm" disabled={statusBusy} onClick={() => onToggleStatus(product)}>
+              <Power aria-hidden="true" className="h-3.5 w-3.5" />
+              {toggleLabel}
+            </Button>
+          </>
+        ) : null}
+      </div>
+      <div className={menu}>
+        <DropdownMenu.Root modal={false}>
+          <DropdownMenu.Trigger asChild>
+            <Button id={actionsMenuId(product)} variant="outline" size="icon" aria-label={`Actions for ${name}`}>
+              <MoreVertical aria-hidden="true" className="h-5 w-5" />
+            </Button>
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content
+              align="end"
+              sideOffset={4}
+              className="z-40 min-w-48 rounded-xl border border-gray-200 bg-white p-1 text-gray-900 shadow-lg dark:border-gray-700 dark:bg-gray-900 dark:text-gray-50"
+            >
+              {onAdjust ? (
+                <DropdownMenu.Item className={itemClass} disabled={!active} onSelect={() => onAdjust(product)}>
+                  <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
+                  Adjust stock
+                </DropdownMenu.Item>
+              ) : null}
+              {canManageProducts ? (
+                <>
+                  <DropdownMenu.Item className={itemClass} onSelect={() => onEdit(product)}>
+                    <Pencil aria-hidden="true" className="h-4 w-4" />
+                    Edit
+                  </DropdownMenu.Item>
+                  {onHistory ? (
+                    <DropdownMenu.Item className={itemClass} onSelect={() => onHistory(product)}>
+                      <History aria-hidden="true" className="h-4 w-4" />
+                      Audit trail
+                    </DropdownMenu.Item>
+                  ) : null}
+                  <DropdownMenu.Item className={itemClass} disabled={statusBusy} onSelect={() => onToggleStatus(product)}>
+                    <Power aria-hidden="true" className="h-4 w-4" />
+                    {toggleLabel}
+                  </DropdownMenu.Item>
+                </>
+              ) : null}
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
+      </div>
+    </>
+  );
+}
