@@ -1,12 +1,12 @@
 /**
  * `npm run bench`: every benchmark in turn. BENCH_ONLY=hot-paths or BENCH_ONLY=busy-shop runs one.
- * - hot-paths (bench/hot-paths.ts): scan, tap and catalogue latency against a no-work baseline
+ * - hot-paths (bench/hot-paths/): scan and tap, app against a bare baseline on the same database
  * - busy-shop (bench/busy-shop/): a live stream with 200 sockets, taps, edits and an import at once,
  *   on PGlite and on PostgreSQL (BENCH_DB=pglite|postgres for one), plus an import vs COPY ratio
  */
 import { runBusyShop } from "./busy-shop/index.js";
 import { cleanUp } from "./busy-shop/servers.js";
-import { runHotPaths } from "./hot-paths.js";
+import { runHotPaths } from "./hot-paths/index.js";
 
 const parts: Record<string, () => Promise<void>> = { "hot-paths": runHotPaths, "busy-shop": runBusyShop };
 
