@@ -20,9 +20,10 @@ $$;--> statement-breakpoint
 -- conditional UPDATE (never read-then-write), both audit rows and the stored answer, all in the
 -- statement's own transaction. Answers the status, the body (the product, or {"refusal": code}
 -- that the server turns into its message) and whether it is the stored answer of an earlier
--- request with the same key. p_product_id NULL: an id no product can have (404).
+-- request with the same key. p_product_id NULL: an id no product can have (404). p_expected: a
+-- stock count's starting stock; when the stock is no longer that, nothing changes (409).
 CREATE FUNCTION apply_quantity_change(
-  p_product_id integer, p_delta integer, p_stock_limit integer, p_reason text,
+  p_product_id integer, p_delta integer, p_expected integer, p_stock_limit integer, p_reason text,
   p_user_id integer, p_user_name text, p_ip text, p_key text, p_request_hash text
 ) RETURNS TABLE (status integer, body json, replayed boolean) LANGUAGE plpgsql AS $$
 DECLARE
@@ -51,6 +52,7 @@ BEGIN
     SET quantity_on_hand = p.quantity_on_hand + p_delta, version = p.version + 1,
         revision = take_revision(), updated_at = now()
     WHERE p.id = p_product_id AND p.is_active
+      AND (p_expected IS NULL OR p.quantity_on_hand = p_expected)
       AND p.quantity_on_hand + p_delta >= 0 AND p.quantity_on_hand + p_delta < p_stock_limit
     RETURNING * INTO r;
   IF FOUND THEN
@@ -73,6 +75,7 @@ BEGIN
     answer_body := json_build_object('refusal', CASE
       WHEN r.id IS NULL THEN 'not_found'
       WHEN NOT r.is_active THEN 'disabled'
+      WHEN p_expected IS NOT NULL AND r.quantity_on_hand <> p_expected THEN 'stock_moved'
       WHEN r.quantity_on_hand + p_delta < 0 THEN 'insufficient_stock'
       ELSE 'stock_limit' END);
   END IF;

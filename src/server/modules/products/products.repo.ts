@@ -141,6 +141,8 @@ export interface QuantityChange {
   /** Undefined for an id no product can have (answers 404). */
   productId: number | undefined;
   delta: number;
+  /** A stock count's starting stock: refused when the stock is no longer this. */
+  expected?: number;
   reason: string;
   userId: number;
   userName: string;
@@ -156,13 +158,13 @@ export interface QuantityChangeAnswer {
   /** The stored answer of an earlier request with the same key: nothing changed now. */
   replayed: boolean;
 }
-export type QuantityRefusal = "not_found" | "disabled" | "insufficient_stock" | "stock_limit" | "key_reused";
+export type QuantityRefusal = "not_found" | "disabled" | "stock_moved" | "insufficient_stock" | "stock_limit" | "key_reused";
 
 const applyQuantityChangeStatement = prepared((db) =>
   db
     .select({ status: sql<number>`status`, body: sql<QuantityChangeAnswer["body"]>`body`, replayed: sql<boolean>`replayed` })
     .from(
-      sql`apply_quantity_change(${sql.placeholder("productId")}, ${sql.placeholder("delta")}, ${QUANTITY_MAX_EXCLUSIVE}, ${sql.placeholder("reason")},
+      sql`apply_quantity_change(${sql.placeholder("productId")}, ${sql.placeholder("delta")}, ${sql.placeholder("expected")}, ${QUANTITY_MAX_EXCLUSIVE}, ${sql.placeholder("reason")},
         ${sql.placeholder("userId")}, ${sql.placeholder("userName")}, ${sql.placeholder("ip")}, ${sql.placeholder("key")},
         ${sql.placeholder("requestHash")})`,
     )
@@ -179,6 +181,7 @@ export async function applyQuantityChange(db: Db, change: QuantityChange): Promi
   const [answer] = await applyQuantityChangeStatement(db).execute({
     productId: change.productId ?? null,
     delta: change.delta,
+    expected: change.expected ?? null,
     reason: change.reason,
     userId: change.userId,
     userName: change.userName,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { createProductBodySchema, Product, quantityChangeBodySchema } from "../../../contract/products.js";
-import { QUANTITY_REASON_DEFAULT } from "../../../contract/products.js";
+import { QUANTITY_REASON_DEFAULT, STOCK_MOVED } from "../../../contract/products.js";
 import { MESSAGES, QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
 import { AppError, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
@@ -122,6 +122,7 @@ export async function setProductStatus(ctx: ServiceContext, id: number, isActive
 const REFUSALS: Record<QuantityRefusal, { status: number; error: string }> = {
   not_found: { status: 404, error: MESSAGES.productNotFound },
   disabled: { status: 409, error: MESSAGES.productDisabled },
+  stock_moved: { status: 409, error: STOCK_MOVED },
   insufficient_stock: { status: 409, error: MESSAGES.insufficientStock },
   stock_limit: { status: 409, error: `Stock cannot reach ${QUANTITY_MAX_EXCLUSIVE.toLocaleString("en-US")}` },
   key_reused: { status: 422, error: MESSAGES.idempotencyKeyReused },
@@ -129,7 +130,13 @@ const REFUSALS: Record<QuantityRefusal, { status: number; error: string }> = {
 
 /** What an Idempotency-Key is bound to: the method, the path and the (validated) body. */
 function requestHash(id: number, input: QuantityChangeInput): string {
-  const request = JSON.stringify(["PUT", `/api/products/${id}/quantity`, input.quantity_change, input.reason]);
+  const request = JSON.stringify([
+    "PUT",
+    `/api/products/${id}/quantity`,
+    input.quantity_change,
+    input.reason,
+    input.expected_quantity ?? null,
+  ]);
   return createHash("sha256").update(request).digest("hex");
 }
 
@@ -150,6 +157,7 @@ export async function changeQuantity(
   const answer = await applyQuantityChange(ctx.db, {
     productId: id <= MAX_ID ? id : undefined,
     delta,
+    expected: input.expected_quantity,
     reason: input.reason || QUANTITY_REASON_DEFAULT,
     userId: ctx.actor.id,
     userName: ctx.actor.username,

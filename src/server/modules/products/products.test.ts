@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
@@ -456,6 +456,27 @@ describe("Idempotency-Key on quantity changes", () => {
     expect(again.statusCode).toBe(409);
     expect(again.body).toBe(first.body);
     expect(await quantityOf(p.id)).toBe(3);
+  });
+
+  it("refuses a stock count whose starting stock moved (409) and applies one that did not", async () => {
+    const p = await manager.create({ quantity_on_hand: 10 });
+    // Counted 7 on a stock of 10 read before a sale: the sale happened meanwhile.
+    await streamer.put(`/api/products/${p.id}/quantity`, { quantity_change: -1 });
+    const before = await snapshot(t.app.db);
+    const stale = await manager.put(`/api/products/${p.id}/quantity`, { quantity_change: -3, reason: "Recount", expected_quantity: 10 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ error: "The stock changed since the count was taken" });
+    expect(await snapshot(t.app.db)).toEqual(before);
+    const fresh = await manager.put(`/api/products/${p.id}/quantity`, { quantity_change: -2, reason: "Recount", expected_quantity: 9 });
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.json()).toMatchObject({ quantity_on_hand: 7 });
+    const [entry] = await t.app.db
+      .select()
+      .from(quantityAudit)
+      .where(eq(quantityAudit.productId, p.id))
+      .orderBy(desc(quantityAudit.id))
+      .limit(1);
+    expect(entry).toMatchObject({ quantityChange: -2, quantityBefore: 9, quantityAfter: 7, notes: "Recount" });
   });
 
   it("refuses the same key on another request with 422 and changes nothing", async () => {
