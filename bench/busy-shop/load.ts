@@ -62,13 +62,13 @@ export async function decodeJson(answer: Answer): Promise<unknown> {
  * With `parse` false (a load inside the busy window) the JSON is not parsed: that would block the
  * bench's own event loop and delay what its sockets and probes record.
  */
-export async function firstLoad(base: string, cookie: string, parse = true): Promise<FirstLoad> {
+export async function firstLoad(base: string, cookie: string, { parse = true, acceptEncoding = "gzip, br" } = {}): Promise<FirstLoad> {
   const agent = newAgent(1);
   let ttfbAt = 0;
   try {
     const sentAt = performance.now();
     const answer = await request(`${base}/api/products`, {
-      headers: { cookie, "accept-encoding": "gzip, br" },
+      headers: { cookie, "accept-encoding": acceptEncoding },
       agent,
       onHeaders: (t) => {
         ttfbAt = t;
@@ -249,6 +249,8 @@ export interface ProbeStats {
   label: string;
   latencies: number[];
   failures: number;
+  /** The slowest probe: when it was sent (ms into the window) and how long it took. */
+  worst: { at: number; ms: number };
 }
 
 /**
@@ -257,12 +259,14 @@ export interface ProbeStats {
  */
 export async function runProbe(window: Window, label: string, url: string, expected: number, everyMs = 20): Promise<ProbeStats> {
   const agent = newAgent(1);
-  const stats: ProbeStats = { label, latencies: [], failures: 0 };
+  const stats: ProbeStats = { label, latencies: [], failures: 0, worst: { at: Number.NaN, ms: 0 } };
   let due = performance.now();
   while (!window.stopped) {
+    const sentAt = performance.now();
     try {
       const answer = await request(url, { agent, timeoutMs: 120_000 });
       stats.latencies.push(answer.ms);
+      if (answer.ms > stats.worst.ms) stats.worst = { at: sentAt - window.startedAt, ms: answer.ms };
       if (answer.status !== expected) stats.failures += 1;
     } catch {
       stats.failures += 1;

@@ -41,6 +41,12 @@ export function report(r: ScenarioResult, settings: { seconds: number; tapsPerSe
     `p99 < ${tapLimit} ms`,
     verdict(percentile(duringMs, 99), tapLimit),
   );
+  const onImported = duringImport.filter((t) => r.importUpdates.has(t.id)).map((t) => t.answeredAt - t.sentAt);
+  const onOthers = duringImport.filter((t) => !r.importUpdates.has(t.id)).map((t) => t.answeredAt - t.sentAt);
+  add(
+    "· of those: on products the import updates · on other products (n: p50 / p99)",
+    `${onImported.length}: ${pair(onImported)} · ${onOthers.length}: ${pair(onOthers)}`,
+  );
   add("tap max", `${ms(max(tapMs))} ms`);
 
   const d = r.delivery;
@@ -68,7 +74,7 @@ export function report(r: ScenarioResult, settings: { seconds: number; tapsPerSe
     const a = imp.answer;
     add(
       `import of ${settings.importRows} rows during the window (half new, half updates)`,
-      `${s(a.ms)} (created ${a.created}, updated ${a.updated}, skipped ${a.skipped}, errors ${a.errors})`,
+      `${s(a.ms)}${imp.windowStart === undefined ? "" : `, t = ${s(imp.startedAt - imp.windowStart)} to ${s(imp.doneAt - imp.windowStart)}`} (created ${a.created}, updated ${a.updated}, skipped ${a.skipped}, errors ${a.errors})`,
     );
   } else add(`import of ${settings.importRows} rows during the window`, imp?.error ? `failed: ${imp.error}` : "n/a");
 
@@ -76,7 +82,7 @@ export function report(r: ScenarioResult, settings: { seconds: number; tapsPerSe
     const health = p.label.includes("health");
     add(
       `${health ? "stall probe" : "event-loop probe"} ${p.label} every 20 ms: p50 / p99 · max (${p.latencies.length}${p.failures ? `, ${p.failures} failed` : ""})`,
-      `${pair(p.latencies)} · ${ms(max(p.latencies))} ms`,
+      `${pair(p.latencies)} · ${ms(max(p.latencies))} ms at t = ${s(p.worst.at)}`,
       health ? "max < 100 ms" : "",
       health ? verdict(max(p.latencies), 100) : "",
     );
@@ -104,7 +110,11 @@ export function report(r: ScenarioResult, settings: { seconds: number; tapsPerSe
     pgsql ? verdict(r.quietLoad.ms, 1500) : "",
   );
   add(
-    "first load during the window",
+    "· same list, quiet, other encodings: total (first byte), wire size",
+    r.loadVariants.map((v) => `${v.acceptEncoding}: ${ms(v.ms)} (${ms(v.ttfbMs)}) ms, ${bytes(v.wireBytes)}`).join(" · "),
+  );
+  add(
+    `first load during the window (at t = ${r.busyLoadAt === undefined ? "n/a" : s(r.busyLoadAt)})`,
     loadLine(r.busyLoad),
     pgsql ? "< 1.5 s" : "",
     pgsql && r.busyLoad && "ms" in r.busyLoad ? verdict(r.busyLoad.ms, 1500) : "",

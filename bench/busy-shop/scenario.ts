@@ -53,6 +53,11 @@ export interface ScenarioResult {
   windowMs: number;
   seed: ImportAnswer[];
   quietLoad: FirstLoad;
+  loadVariants: Array<{ acceptEncoding: string; ms: number; ttfbMs: number; wireBytes: number }>;
+  /** Ids of the products the window's import updates. */
+  importUpdates: Set<number>;
+  /** When the in-window first load was sent, ms into the window. */
+  busyLoadAt?: number;
   busyLoad?: FirstLoad | { error: string };
   sockets: {
     count: number;
@@ -64,7 +69,7 @@ export interface ScenarioResult {
     sawProduct: boolean;
   };
   taps: Tap[];
-  importWindow?: { startedAt: number; doneAt: number; answer?: ImportAnswer; error?: string };
+  importWindow?: { startedAt: number; doneAt: number; windowStart?: number; answer?: ImportAnswer; error?: string };
   edits: EditStats;
   probes: ProbeStats[];
   benchLoop: { p99: number; max: number };
@@ -123,6 +128,13 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
     const inventoryCookie = await login(b.url, accounts.inventory.username, accounts.inventory.password);
     const quietLoad = await firstLoad(a.url, await login(a.url, accounts.inventory.username, accounts.inventory.password));
     if (quietLoad.count < settings.products) throw new Error(`first load answered ${quietLoad.count} products`);
+    // Where the first load's time goes: the same list uncompressed and gzip-only.
+    const loadVariants: ScenarioResult["loadVariants"] = [];
+    for (const acceptEncoding of ["identity", "gzip"]) {
+      const cookie = await login(a.url, accounts.inventory.username, accounts.inventory.password);
+      const load = await firstLoad(a.url, cookie, { parse: false, acceptEncoding });
+      loadVariants.push({ acceptEncoding, ms: load.ms, ttfbMs: load.ttfbMs, wireBytes: load.wireBytes });
+    }
     log(kind, `first load ${quietLoad.ms.toFixed(0)} ms; connecting ${settings.sockets} sockets`);
 
     const targets: Array<{ url: string; cookie: string }> = [];
@@ -153,10 +165,13 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
     );
     const edits = runEditor(window, b.url, inventoryCookie, quietLoad.products, touched);
     const importRows = busyImportRows(settings.importRows, settings.products);
+    const idOf = new Map(quietLoad.products.map((p) => [p.barcode, p.id]));
+    const importUpdates = new Set(importRows.flatMap((r) => idOf.get(r.barcode) ?? []));
     const importWindow: NonNullable<ScenarioResult["importWindow"]> = { startedAt: Number.NaN, doneAt: Number.NaN };
     const importDone = (async () => {
       await sleep(settings.importAtSeconds * 1000);
       importWindow.startedAt = performance.now();
+      importWindow.windowStart = window.startedAt;
       try {
         importWindow.answer = await postImport(a.url, inventoryCookie, importRows);
       } catch (err) {
@@ -165,10 +180,12 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
       importWindow.doneAt = performance.now();
     })();
     let busyLoad: ScenarioResult["busyLoad"];
+    let busyLoadAt: number | undefined;
     const busyLoadDone = (async () => {
       if (!settings.busyLoadAtFraction) return;
       await sleep(settings.busyLoadAtFraction * settings.seconds * 1000);
-      busyLoad = await firstLoad(a.url, busyCookie, false).catch((err: Error) => ({ error: err.message }));
+      busyLoadAt = window.elapsed();
+      busyLoad = await firstLoad(a.url, busyCookie, { parse: false }).catch((err: Error) => ({ error: err.message }));
     })();
 
     await sleep(settings.seconds * 1000);
@@ -205,6 +222,9 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
       windowMs,
       seed,
       quietLoad: { ...quietLoad, products: [] },
+      loadVariants,
+      importUpdates,
+      busyLoadAt,
       busyLoad: busyLoad && "products" in busyLoad ? { ...busyLoad, products: [] } : busyLoad,
       sockets: {
         count: sockets.length,
