@@ -1,9 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, Suspense, useState } from "react";
+import { type ReactNode, Suspense, useCallback, useState } from "react";
+import type { InventoryUpdate } from "../contract/events";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
 import { InventoryView } from "./features/inventory";
-import { Toasters } from "./features/notifications";
+import { LiveFeedProvider, Toasters, useLiveFeed } from "./features/notifications";
 import { LiveProvider } from "./features/presence";
 import { ProductStoreProvider, useProductStore } from "./features/products";
 import { StreamerView } from "./features/streamer";
@@ -46,7 +47,7 @@ function Shell() {
   return (
     <div className="min-h-dvh bg-gray-100 dark:bg-gray-950">
       <TopBar views={views} view={current} onViewChange={changeView} />
-      <main className="mx-auto max-w-7xl px-3 py-4 sm:px-4">
+      <main className="mx-auto max-w-7xl px-2 py-3 sm:px-4 sm:py-4">
         <Suspense fallback={<ViewLoading />}>
           {current === "streamer" ? <StreamerView /> : null}
           {current === "inventory" ? <InventoryView /> : null}
@@ -60,8 +61,16 @@ function Shell() {
 /** The live connection feeds the product store: events by revision, a catch-up whenever it (re)connects. */
 function LiveProducts({ children }: { children: ReactNode }) {
   const store = useProductStore();
+  const { push } = useLiveFeed();
+  const onInventoryUpdate = useCallback(
+    (update: InventoryUpdate) => {
+      store.applyEvent(update);
+      push(update);
+    },
+    [store, push],
+  );
   return (
-    <LiveProvider onInventoryUpdate={store.applyEvent} onConnected={store.resync}>
+    <LiveProvider onInventoryUpdate={onInventoryUpdate} onConnected={store.resync}>
       {children}
     </LiveProvider>
   );
@@ -73,9 +82,11 @@ function Gate() {
   if (status === "signed-out" || !user) return <LoginScreen />;
   return (
     <ProductStoreProvider key={user.id}>
-      <LiveProducts>
-        <Shell />
-      </LiveProducts>
+      <LiveFeedProvider key={user.id} userId={user.id}>
+        <LiveProducts>
+          <Shell />
+        </LiveProducts>
+      </LiveFeedProvider>
     </ProductStoreProvider>
   );
 }

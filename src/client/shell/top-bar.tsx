@@ -1,9 +1,12 @@
 import { Boxes, LogOut } from "lucide-react";
+import { useRef } from "react";
 import { Button } from "../components/ui/button";
 import { RoleLabel, useAuth } from "../features/auth";
+import { ActivityMenu } from "../features/notifications";
 import { LiveStatus } from "../features/presence";
 import { ThemeToggle } from "../features/theme";
 import { cn } from "../lib/cn";
+import { useHeightVar } from "../lib/use-height-var";
 import { VIEW_LABELS, type View } from "./views";
 
 interface TopBarProps {
@@ -15,14 +18,20 @@ interface TopBarProps {
 /** Product name, user and role, live status, navigation, theme and Logout. */
 export function TopBar({ views, view, onViewChange }: TopBarProps) {
   const { user, logout, isStreamer } = useAuth();
+  const ref = useRef<HTMLElement>(null);
+  // Sticky search bars, table headers and live toasts sit below the header, whatever height it wraps to.
+  useHeightVar(ref, "--app-header-height");
   if (!user) return null;
   return (
-    <header className="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur dark:border-gray-800 dark:bg-gray-950/95">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-3 py-2 sm:px-4">
-        <div className="flex min-w-[12rem] flex-1 items-center gap-2">
-          <Boxes aria-hidden="true" className="h-6 w-6 shrink-0 text-blue-700 dark:text-blue-400" />
+    <header
+      ref={ref}
+      className="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur dark:border-gray-800 dark:bg-gray-950/95"
+    >
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-1.5 px-2 py-1.5 sm:gap-x-3 sm:px-4 sm:py-2">
+        <div className="flex min-w-0 flex-1 items-center gap-2">
+          <Boxes aria-hidden="true" className="hidden h-6 w-6 shrink-0 sm:block text-blue-700 dark:text-blue-400" />
           <div className="min-w-0">
-            <p className="truncate text-base font-bold leading-tight">Blez Inventory</p>
+            <p className="truncate text-sm font-bold leading-tight sm:text-base">Blez Inventory</p>
             <p className="flex min-w-0 flex-wrap items-center gap-x-2 text-xs leading-tight">
               <span className="truncate font-medium text-gray-800 dark:text-gray-100" data-testid="current-username">
                 {user.username}
@@ -31,12 +40,13 @@ export function TopBar({ views, view, onViewChange }: TopBarProps) {
             </p>
           </div>
         </div>
-        <div className="ml-auto flex items-center gap-1.5">
+        <div className="ml-auto flex items-center gap-1 sm:gap-1.5">
           <LiveStatus showUsers={!isStreamer} />
+          <ActivityMenu />
           <ThemeToggle />
-          <Button variant="outline" size="sm" onClick={() => void logout()}>
+          <Button variant="outline" size="sm" className="px-2 sm:px-3" onClick={() => void logout()}>
             <LogOut aria-hidden="true" className="h-4 w-4" />
-            Logout
+            <span className="sr-only sm:not-sr-only">Logout</span>
           </Button>
         </div>
         {views.length > 1 ? (
@@ -48,7 +58,7 @@ export function TopBar({ views, view, onViewChange }: TopBarProps) {
                 aria-current={v === view ? "page" : undefined}
                 onClick={() => onViewChange(v)}
                 className={cn(
-                  "h-9 shrink-0 rounded-lg px-3 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-blue-600",
+                  "h-8 shrink-0 rounded-lg px-3 text-sm font-semibold sm:h-9 transition-colors focus-visible:outline-2 focus-visible:outline-blue-600",
                   v === view
                     ? "bg-blue-700 text-white dark:bg-blue-600"
                     : "text-gray-800 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-800",

@@ -4,7 +4,14 @@ import { LIVE_TOAST_MS, LIVE_TOASTS_MAX } from "../../../contract/rules";
 /** The id of the toaster that shows live events from other users. */
 export const LIVE_TOASTER_ID = "live";
 
-/** Both toast containers: the app's own messages and the live feed (5 shown, newest first, 5 s, closable). */
+/** Below the sticky top bar: toasts never cover its controls. */
+const BELOW_HEADER = { top: "calc(var(--app-header-height, 0px) + 8px)" };
+
+/**
+ * Both toast containers: the app's own messages (bottom) and the live feed (5 shown, newest
+ * first, 5 s, closable), stacked under the top bar and expanding only on hover, so a run of
+ * changes does not cover the page.
+ */
 export function Toasters({ theme }: { theme: "light" | "dark" }) {
   return (
     <>
@@ -15,7 +22,8 @@ export function Toasters({ theme }: { theme: "light" | "dark" }) {
         position="top-right"
         visibleToasts={LIVE_TOASTS_MAX}
         duration={LIVE_TOAST_MS}
-        expand
+        offset={BELOW_HEADER}
+        mobileOffset={BELOW_HEADER}
         closeButton
         containerAriaLabel="Live updates"
       />

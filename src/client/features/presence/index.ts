@@ -1,3 +1,2 @@
 export { LiveStatus } from "./components/live-status";
-export { describeUpdate } from "./describe-update";
 export { AUTH_SETUP_FAILED, LiveProvider, type LiveProviderProps, type LiveState, useLive } from "./hooks/use-live";

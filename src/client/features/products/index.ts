@@ -1,13 +1,10 @@
 import { lazy } from "react";
 
 export { useSetProductStatus } from "./api/set-product-status";
-export { actionsMenuId, type ProductActionHandlers, ProductActions } from "./components/product-actions";
-export { isLowStock, ProductCard } from "./components/product-card";
-export { usePressRepeat } from "./hooks/use-press-repeat";
-export { QUANTITY_FAILED, useQuantityChange } from "./hooks/use-quantity-change";
-export { STATUS_FAILED, STATUS_UNDO_MS, useStatusToggle } from "./hooks/use-status-toggle";
+export { QUANTITY_FAILED } from "./messages";
 export { productNameOf } from "./product-form";
-export type { ListStatus, ProductStore } from "./store/product-store";
+export { fakeApi } from "./store/fake-api";
+export { type ListStatus, ProductStore } from "./store/product-store";
 export {
   ProductStoreProvider,
   usePendingDelta,

@@ -223,8 +223,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
                     rows. Preview of the first rows:
                   </p>
                   {/* Scrolls sideways on phones: focusable so a keyboard can scroll it too. */}
-                  <div
-                    role="region"
+                  <section
                     aria-label="Preview of the first rows"
                     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
                     tabIndex={0}
@@ -253,7 +252,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
                         ))}
                       </tbody>
                     </table>
-                  </div>
+                  </section>
                   <ErrorList errors={parsedView.checked.errors} title="Validation errors (fix them before importing)" />
                   <div className="flex flex-wrap gap-2">
                     <Button

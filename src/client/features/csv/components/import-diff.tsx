@@ -53,8 +53,7 @@ export function ImportDiff({ preview, onBack, onConfirm }: { preview: ImportPrev
         </li>
       </ul>
       {listed.length > 0 ? (
-        <div
-          role="region"
+        <section
           aria-label="Changes to import"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
           tabIndex={0}
@@ -86,7 +85,7 @@ export function ImportDiff({ preview, onBack, onConfirm }: { preview: ImportPrev
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       ) : null}
       {rest > 0 ? <p className="text-sm">... and {rest} more rows</p> : null}
       {nothing ? <p className="text-sm">Nothing to import: every row matches the inventory already.</p> : null}

@@ -1,5 +1,5 @@
 import { ChevronDown, Search, SlidersHorizontal } from "lucide-react";
-import { useId, useState } from "react";
+import { type Ref, useId, useState } from "react";
 import { Button } from "../../../components/ui/button";
 import { Field, Input, inputClassName } from "../../../components/ui/field";
 import { cn } from "../../../lib/cn";
@@ -19,12 +19,14 @@ export interface FilterBarProps {
   onClear: () => void;
   vendors: string[];
   years: number[];
+  /** The search box (the '/' shortcut focuses it). */
+  searchRef?: Ref<HTMLInputElement>;
 }
 
 const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
 
 /** Search box, 'Active only', the expandable Filters panel and 'Clear All'. */
-export function FilterBar({ filters, onChange, onClear, vendors, years }: FilterBarProps) {
+export function FilterBar({ filters, onChange, onClear, vendors, years, searchRef }: FilterBarProps) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const set = <K extends keyof InventoryFilters>(key: K, value: InventoryFilters[K]) => onChange({ ...filters, [key]: value });
@@ -33,16 +35,18 @@ export function FilterBar({ filters, onChange, onClear, vendors, years }: Filter
   return (
     <section
       aria-label="Search and filters"
-      className="flex flex-col gap-3 rounded-xl border border-gray-200 bg-white p-3 dark:border-gray-700 dark:bg-gray-900"
+      className="flex flex-col gap-2 rounded-xl border border-gray-200 bg-white p-2 shadow-sm sm:gap-3 sm:p-3 dark:border-gray-700 dark:bg-gray-900"
     >
-      <div className="flex flex-wrap items-center gap-3">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <div className="relative min-w-56 flex-1">
           <Search
             aria-hidden="true"
             className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-600 dark:text-gray-300"
           />
           <Input
+            ref={searchRef}
             type="search"
+            aria-keyshortcuts="/"
             aria-label="Search products"
             placeholder="Search by name, vendor or barcode"
             value={filters.searchText}

@@ -1,93 +1,96 @@
-import { ClipboardList, FileSpreadsheet, PackagePlus, ScanLine } from "lucide-react";
-import { Suspense, useCallback, useState } from "react";
+import type { SortingState, Updater } from "@tanstack/react-table";
+import { Suspense, useCallback, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { loadErrorText } from "../../../lib/http";
+import { useHeightVar } from "../../../lib/use-height-var";
 import { AuditDialog } from "../../audit";
 import { useAuth } from "../../auth";
 import { CsvDialog } from "../../csv";
-import { notify } from "../../notifications";
-import { AddProductDialog, EditProductDialog, productNameOf, useProductList, useSetProductStatus } from "../../products";
+import { AddProductDialog, AdjustStockDialog, EditProductDialog, useProductList } from "../../products";
 import { ScannerOverlay } from "../../scanner";
 import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
 import { useFilteredProducts } from "../hooks/use-filtered-products";
+import { useInventoryKeys } from "../hooks/use-inventory-keys";
+import { useStatusToggle } from "../hooks/use-status-toggle";
+import { readTableSort, readViewMode, storeTableSort, storeViewMode, type ViewMode } from "../view-prefs";
 import { FilterBar } from "./filter-bar";
+import { type ManagementAction, ManagementActions, ViewToggle } from "./management-actions";
 import { ProductGrid } from "./product-grid";
-
-export const STATUS_FAILED = "Failed to update product status";
+import { ProductTable } from "./product-table";
 
 type Modal =
   | { kind: "none" }
   | { kind: "add"; barcode?: string }
   | { kind: "edit"; product: Product }
+  | { kind: "adjust"; product: Product }
   | { kind: "scan" }
   | { kind: "csv" }
   | { kind: "audit"; product?: Product };
 
-/** 'Inventory Management': search and filters, the product grid, and the product dialogs. */
+const NONE: ReadonlySet<number> = new Set();
+
+/** 'Inventory Management': search and filters, the products as cards or a table, and the product dialogs. */
 export function InventoryView() {
   const { permissions } = useAuth();
   const canManage = permissions.canManageProducts;
   const products = useProductList();
-  const [filters, setFilters] = useState<InventoryFilters>(DEFAULT_FILTERS);
-  const { filtered, options } = useFilteredProducts(products.products, filters);
+  const [filters, setFiltersState] = useState<InventoryFilters>(DEFAULT_FILTERS);
+  // Products this user disabled or enabled stay in view until the filters change.
+  const [kept, setKept] = useState<ReadonlySet<number>>(NONE);
+  const { filtered, options } = useFilteredProducts(products.products, filters, kept);
   const [modal, setModal] = useState<Modal>({ kind: "none" });
-  const [busyIds, setBusyIds] = useState<ReadonlySet<number>>(new Set());
-  const setStatus = useSetProductStatus();
+  const [mode, setModeState] = useState<ViewMode>(() => readViewMode());
+  const [sorting, setSortingState] = useState<SortingState>(readTableSort);
+  const barRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  useHeightVar(barRef, "--inventory-bar-height");
+
+  const setFilters = useCallback((next: InventoryFilters) => {
+    setFiltersState(next);
+    setKept(NONE);
+  }, []);
+  const keep = useCallback((product: Product) => setKept((s) => new Set(s).add(product.id)), []);
+  const { toggle: onToggleStatus, busyIds } = useStatusToggle(keep);
   const close = useCallback(() => setModal({ kind: "none" }), []);
-  const clearFilters = useCallback(() => setFilters(DEFAULT_FILTERS), []);
-
+  const clearFilters = useCallback(() => setFilters(DEFAULT_FILTERS), [setFilters]);
   const onEdit = useCallback((product: Product) => setModal({ kind: "edit", product }), []);
+  const onAdjust = useCallback((product: Product) => setModal({ kind: "adjust", product }), []);
   const onHistory = useCallback((product: Product) => setModal({ kind: "audit", product }), []);
-  const { mutateAsync: changeStatus } = setStatus;
-  const onToggleStatus = useCallback(
-    async (product: Product) => {
-      const next = product.is_active === false;
-      setBusyIds((s) => new Set(s).add(product.id));
-      try {
-        const updated = await changeStatus({ id: product.id, isActive: next });
-        notify.success(`${productNameOf(updated)} ${updated.is_active ? "enabled" : "disabled"}`);
-      } catch (err) {
-        notify.error(STATUS_FAILED, { description: err instanceof Error ? err.message : undefined });
-      } finally {
-        setBusyIds((s) => {
-          const out = new Set(s);
-          out.delete(product.id);
-          return out;
-        });
-      }
-    },
-    [changeStatus],
-  );
+  const setMode = (next: ViewMode) => {
+    storeViewMode(next);
+    setModeState(next);
+  };
+  const setSorting = useCallback((updater: Updater<SortingState>) => {
+    setSortingState((old) => {
+      const next = typeof updater === "function" ? updater(old) : updater;
+      storeTableSort(next);
+      return next;
+    });
+  }, []);
+  const onAction = (action: ManagementAction) => setModal(action === "add" ? { kind: "add" } : { kind: action });
 
+  useInventoryKeys({
+    searchRef,
+    enabled: modal.kind === "none",
+    onAdjust: (id) => {
+      const product = filtered.find((p) => p.id === id);
+      if (product && product.is_active !== false) onAdjust(product);
+    },
+  });
   const total = products.products.length;
   const filtersOn = hasActiveFilters(filters);
+  const handlers = { onEdit, onToggleStatus, onAdjust, onHistory: canManage ? onHistory : undefined };
 
   return (
-    <div className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">Inventory Management</h1>
-        {canManage ? (
-          <div className="flex flex-wrap gap-2">
-            <Button onClick={() => setModal({ kind: "scan" })}>
-              <ScanLine aria-hidden="true" className="h-4 w-4" />
-              Scan to Add Product
-            </Button>
-            <Button variant="success" onClick={() => setModal({ kind: "add" })}>
-              <PackagePlus aria-hidden="true" className="h-4 w-4" />
-              Add Product Manually
-            </Button>
-            <Button variant="outline" onClick={() => setModal({ kind: "csv" })}>
-              <FileSpreadsheet aria-hidden="true" className="h-4 w-4" />
-              Import/Export CSV
-            </Button>
-            <Button variant="outline" onClick={() => setModal({ kind: "audit" })}>
-              <ClipboardList aria-hidden="true" className="h-4 w-4" />
-              View Audit Trail
-            </Button>
-          </div>
-        ) : null}
+    <div className="flex flex-col gap-3 sm:gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-xl font-bold sm:text-2xl">Inventory Management</h1>
+        <div className="flex items-center gap-2">
+          {total > 0 ? <ViewToggle mode={mode} onChange={setMode} /> : null}
+          {canManage ? <ManagementActions onAction={onAction} /> : null}
+        </div>
       </div>
 
       {products.pending ? (
@@ -113,7 +116,21 @@ export function InventoryView() {
         </div>
       ) : (
         <>
-          <FilterBar filters={filters} onChange={setFilters} onClear={clearFilters} vendors={options.vendors} years={options.years} />
+          {/* The search stays at hand while scrolling through the products. */}
+          <div
+            ref={barRef}
+            className="sticky z-20 -mx-1 bg-gray-100 px-1 pb-1 dark:bg-gray-950"
+            style={{ top: "var(--app-header-height, 0px)" }}
+          >
+            <FilterBar
+              filters={filters}
+              onChange={setFilters}
+              onClear={clearFilters}
+              vendors={options.vendors}
+              years={options.years}
+              searchRef={searchRef}
+            />
+          </div>
           <div className="flex flex-wrap items-center gap-2 text-sm" aria-live="polite" data-testid="results-summary">
             <span>
               Showing {filtered.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")} products
@@ -129,15 +146,17 @@ export function InventoryView() {
               <p className="font-semibold">No products match your search or filters.</p>
               <p className="text-sm text-gray-700 dark:text-gray-300">Try a different search, or clear the filters.</p>
             </div>
-          ) : (
-            <ProductGrid
+          ) : mode === "table" ? (
+            <ProductTable
               products={filtered}
+              sorting={sorting}
+              onSortingChange={setSorting}
               canManageProducts={canManage}
-              onEdit={onEdit}
-              onToggleStatus={onToggleStatus}
-              onHistory={canManage ? onHistory : undefined}
               busyIds={busyIds}
+              {...handlers}
             />
+          ) : (
+            <ProductGrid products={filtered} canManageProducts={canManage} busyIds={busyIds} {...handlers} />
           )}
         </>
       )}
@@ -145,6 +164,7 @@ export function InventoryView() {
       <Suspense fallback={null}>
         {modal.kind === "add" ? <AddProductDialog onClose={close} initialBarcode={modal.barcode} /> : null}
         {modal.kind === "edit" ? <EditProductDialog product={modal.product} onClose={close} /> : null}
+        {modal.kind === "adjust" ? <AdjustStockDialog product={modal.product} onClose={close} /> : null}
         {modal.kind === "scan" ? (
           <ScannerOverlay
             mode="add"

@@ -1,7 +1,8 @@
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useLayoutEffect, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
-import { ProductCard } from "../../products";
+import type { ProductActionHandlers } from "./product-actions";
+import { ProductCard } from "./product-card";
 
 /** Columns for a grid width: one card per ~300 px, 1 to 4 (responsive). */
 export function columnsFor(width: number): number {
@@ -11,15 +12,12 @@ export function columnsFor(width: number): number {
   return 1;
 }
 
-const ROW_ESTIMATE_PX = 236;
+const ROW_ESTIMATE_PX = 200;
 const GAP_PX = 16;
 
-export interface ProductGridProps {
+export interface ProductGridProps extends ProductActionHandlers {
   products: Product[];
   canManageProducts: boolean;
-  onEdit: (product: Product) => void;
-  onToggleStatus: (product: Product) => void;
-  onHistory?: (product: Product) => void;
   busyIds: ReadonlySet<number>;
 }
 
@@ -27,7 +25,7 @@ export interface ProductGridProps {
  * Only the rows in view are in the DOM (window scrolling), so 20,000 products stay fast.
  * Live changes keep the same rows and the window's scroll, so the position is kept.
  */
-export function ProductGrid({ products, canManageProducts, onEdit, onToggleStatus, onHistory, busyIds }: ProductGridProps) {
+export function ProductGrid({ products, canManageProducts, busyIds, ...actions }: ProductGridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [columns, setColumns] = useState(1);
   const [margin, setMargin] = useState(0);
@@ -76,9 +74,7 @@ export function ProductGrid({ products, canManageProducts, onEdit, onToggleStatu
                 key={product.id}
                 product={product}
                 canManageProducts={canManageProducts}
-                onEdit={onEdit}
-                onToggleStatus={onToggleStatus}
-                onHistory={onHistory}
+                {...actions}
                 statusBusy={busyIds.has(product.id)}
               />
             ))}

@@ -10,7 +10,9 @@ export function LiveStatus({ showUsers }: { showUsers: boolean }) {
   const status = (
     <span className="inline-flex items-center gap-1.5" title={authError?.message}>
       <span aria-hidden="true" className={cn("h-2.5 w-2.5 rounded-full", connected ? "bg-green-600" : "bg-gray-500 dark:bg-gray-400")} />
-      <span data-testid="live-state">{connected ? "Live" : "Offline"}</span>
+      <span data-testid="live-state" className="sr-only sm:not-sr-only">
+        {connected ? "Live" : "Offline"}
+      </span>
     </span>
   );
   const count = (
@@ -21,7 +23,7 @@ export function LiveStatus({ showUsers }: { showUsers: boolean }) {
     </span>
   );
   const base =
-    "inline-flex h-9 items-center gap-3 rounded-full border border-gray-300 px-3 text-sm font-medium text-gray-800 dark:border-gray-600 dark:text-gray-100";
+    "inline-flex h-9 items-center gap-2 rounded-full border border-gray-300 px-2 text-sm sm:gap-3 sm:px-3 font-medium text-gray-800 dark:border-gray-600 dark:text-gray-100";
 
   if (!showUsers || userCount <= 1) {
     return (

@@ -6,8 +6,6 @@ import { ApiError } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 import { createSocket } from "../../../lib/socket";
 import { getSocketToken, useAuth } from "../../auth";
-import { LIVE_TOASTER_ID } from "../../notifications";
-import { describeUpdate } from "../describe-update";
 
 export const AUTH_SETUP_FAILED = "Authentication setup failed";
 
@@ -40,7 +38,7 @@ export interface LiveProviderProps {
 
 /**
  * The live connection, open only while someone is signed in: connect, fetch a socket token,
- * authenticate; presence, and live inventory events (handed on, and toasts for other users' changes).
+ * authenticate; presence, and live inventory events (handed on).
  */
 export function LiveProvider({ children, onInventoryUpdate, onConnected }: LiveProviderProps) {
   const { user } = useAuth();
@@ -103,12 +101,10 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected }: LiveP
     socket.on("connect_error", () => setState((s) => ({ ...s, connected: false })));
     socket.on("user_count", ({ count, users }) => setState((s) => ({ ...s, userCount: count, onlineUsers: users })));
     socket.on("inventory_update", (update) => {
+      // The product store and the live notifications take it from here.
       handlers.current.onInventoryUpdate?.(update);
       // Refetches only an audit trail on screen.
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
-      if (update.userId !== userId) {
-        toast(describeUpdate(update), { toasterId: LIVE_TOASTER_ID });
-      }
     });
     socket.connect();
 

@@ -7,7 +7,7 @@ import { cn } from "../../../lib/cn";
 import { ApiError } from "../../../lib/http";
 import { failureText, notify } from "../../notifications";
 import { ADJUST_MODE_LABELS, ADJUST_REASONS, type AdjustMode, type AdjustReasonId, planAdjustment } from "../adjust-stock";
-import { QUANTITY_FAILED } from "../hooks/use-quantity-change";
+import { QUANTITY_FAILED } from "../messages";
 import { usePendingDelta, useProduct, useProductStore } from "../store/product-store-provider";
 
 export interface AdjustStockDialogProps {

@@ -1,9 +1,7 @@
 import { useCallback } from "react";
 import { type Product, QUANTITY_REASONS } from "../../../../contract/products";
 import { notify } from "../../notifications";
-import { usePendingDelta, useProductStore } from "../store/product-store-provider";
-
-export const QUANTITY_FAILED = "Failed to update quantity";
+import { QUANTITY_FAILED, usePendingDelta, useProductStore } from "../../products";
 
 /**
  * Quantity -/+ of one inventory card, through the product store: every step is its own

@@ -1,8 +1,7 @@
 import { useCallback, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { failureText, notify } from "../../notifications";
-import { useSetProductStatus } from "../api/set-product-status";
-import { productNameOf } from "../product-form";
+import { productNameOf, useSetProductStatus } from "../../products";
 
 export const STATUS_FAILED = "Failed to update product status";
 /** How long a Disable/Enable can be undone from its toast. */

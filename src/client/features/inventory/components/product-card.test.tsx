@@ -2,9 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Product } from "../../../../contract/products";
-import { fakeApi } from "../store/fake-api";
-import { ProductStore } from "../store/product-store";
-import { ProductStoreProvider } from "../store/product-store-provider";
+import { fakeApi, ProductStore, ProductStoreProvider } from "../../products";
 import { ProductCard } from "./product-card";
 
 const base: Product = {

@@ -1,0 +1,2 @@
+/** Spec section 8. */
+export const QUANTITY_FAILED = "Failed to update quantity";
