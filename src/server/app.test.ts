@@ -4,10 +4,12 @@ import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BODY_LIMIT_BYTES, buildApp } from "./app.js";
+import { buildApp } from "./app.js";
+import { ANONYMOUS_BODY_LIMIT_BYTES, DEFAULT_BODY_LIMIT_BYTES } from "./body-limits.js";
 import { testConfig } from "./config.js";
 import { openPglite } from "./db/client.js";
 import { users } from "./db/schema.js";
+import { withTransaction } from "./db/tx.js";
 import { DB_UNAVAILABLE } from "./plugins/errors.js";
 import { createUser, loginAs, signedIn, TEST_PASSWORD } from "./test/factories.js";
 import { createTestApp, createTestDatabase, type TestApp } from "./test/test-app.js";
@@ -60,8 +62,8 @@ describe("bad input is a 4xx with an {error} body, never a 500", () => {
       ["/api/auth/users/abc/status", { is_active: true }, 400],
       ["/api/auth/users/1e999/status", { is_active: true }, 400],
       ["/api/auth/users/12345678901234567890123/status", { is_active: true }, 400],
-      ["/api/auth/users/2147483648/status", { is_active: true }, 404],
-      ["/api/auth/users/2147483648/password", { newPassword: "long-enough" }, 404],
+      ["/api/auth/users/2147483648/status", { is_active: true }, 400],
+      ["/api/auth/users/2147483648/password", { newPassword: "long-enough" }, 400],
       [`/api/auth/users/${target.id}/password`, { newPassword: 12345678 }, 400],
       [`/api/auth/users/${target.id}/password`, '{"newPassword": 123456789012345678901234567890}', 400],
       [`/api/auth/users/${target.id}/password`, { newPassword: "x".repeat(2000) }, 400],
@@ -108,11 +110,30 @@ describe("bad input is a 4xx with an {error} body, never a 500", () => {
     expect(create.json().error).toBe("Request body must be an object");
   });
 
-  it("a body over the limit is a 413", async () => {
-    const huge = JSON.stringify({ username: "a", password: "x".repeat(BODY_LIMIT_BYTES) });
-    const res = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: huge, headers: json });
-    expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ error: "Request body is too large" });
+  it("refuses a 1 MB anonymous sign-in body with 413 before reading it; other routes need a session first", async () => {
+    const huge = JSON.stringify({ username: "a", password: "x".repeat(1024 * 1024) });
+    expect(huge.length).toBeGreaterThan(ANONYMOUS_BODY_LIMIT_BYTES);
+    for (const url of ["/api/auth/login", "/api/auth/logout"]) {
+      const res = await t.app.inject({ method: "POST", url, payload: huge, headers: json });
+      expect(res.statusCode, url).toBe(413);
+      expect(res.json()).toEqual({ error: "Request body is too large" });
+    }
+    // Without a session, a signed-in route answers 401 without reading the body.
+    const anonymous = await t.app.inject({ method: "POST", url: "/api/products/import", payload: huge, headers: json });
+    expect(anonymous.statusCode).toBe(401);
+    // Signed in: small limits for ordinary bodies, a large one for imports.
+    const product = JSON.stringify({ barcode: "B-1", product_name: "x".repeat(DEFAULT_BODY_LIMIT_BYTES), vendor: "V" });
+    const big = await t.app.inject({ method: "POST", url: "/api/products", payload: product, headers: { ...json, cookie: manager } });
+    expect(big.statusCode).toBe(413);
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({ barcode: `BULK-${i}`, product_name: "Card", vendor: "Topps" }));
+    const preview = await t.app.inject({
+      method: "POST",
+      url: "/api/products/import?dry_run=true",
+      payload: { products: rows },
+      headers: { cookie: manager },
+    });
+    expect(JSON.stringify({ products: rows }).length).toBeGreaterThan(DEFAULT_BODY_LIMIT_BYTES);
+    expect(preview.statusCode).toBe(200);
   });
 
   it("unknown API routes answer a JSON 404", async () => {
@@ -130,8 +151,19 @@ describe("bad input is a 4xx with an {error} body, never a 500", () => {
   });
 });
 
+/** The node-postgres client a drizzle transaction runs on. */
+function connectionOf(tx: unknown): { connection: { stream: { destroy(): void } } } {
+  return (tx as { session: { client: { connection: { stream: { destroy(): void } } } } }).session.client;
+}
+
 describe("database errors", () => {
-  it("maps a unique violation to 409 and a refused value to 400", SECOND_APP, async () => {
+  it("GET /api/health answers 200 {status: ok} while the database answers", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok" });
+  });
+
+  it("maps a unique violation to 409, a refused value to 400, and a connection lost in a transaction to 503", SECOND_APP, async () => {
     const { database, drop } = await createTestDatabase();
     const app = await buildApp({ config: testConfig(), database, serveClient: false });
     // Real statements against the real database, reaching the real error handler.
@@ -142,6 +174,14 @@ describe("database errors", () => {
     });
     app.get("/api/test/bad-cast", async () => app.db.execute(sql`select ${"abc"}::int as n`));
     app.get("/api/test/out-of-range", async () => app.db.execute(sql`select ${"99999999999"}::int as n`));
+    app.post("/api/test/lost-in-transaction", async () =>
+      withTransaction(app.db, async (tx) => {
+        await tx.execute(sql`select 1`);
+        // The connection breaks while the transaction is open (a database restart, a network cut).
+        connectionOf(tx).connection.stream.destroy();
+        await tx.execute(sql`select 1`);
+      }),
+    );
     try {
       await app.ready();
       const dup = await app.inject({ method: "POST", url: "/api/test/duplicate-user" });
@@ -152,6 +192,11 @@ describe("database errors", () => {
         expect(res.statusCode, url).toBe(400);
         expect(res.json()).toEqual({ error: "Invalid input" });
       }
+      const lost = await app.inject({ method: "POST", url: "/api/test/lost-in-transaction" });
+      expect(lost.statusCode).toBe(503);
+      expect(lost.json()).toEqual({ error: DB_UNAVAILABLE });
+      // The broken connection is gone from the pool: the next request works.
+      expect((await app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
     } finally {
       await app.close();
       await database.close();
@@ -233,7 +278,7 @@ describe("CSRF: Origin check on mutating requests", () => {
     expect(direct.statusCode).toBe(403);
     // Only the configuration matters here: an embedded database keeps this second app cheap.
     const database = await openPglite();
-    const proxied = await buildApp({ config: testConfig({ TRUST_PROXY: true }), database, serveClient: false });
+    const proxied = await buildApp({ config: testConfig({ TRUST_PROXY: 1 }), database, serveClient: false });
     try {
       const res = await proxied.inject({ method: "POST", url: "/api/auth/logout", headers });
       expect(res.statusCode).toBe(200);
@@ -303,8 +348,51 @@ describe("headers and documentation", () => {
       expect(csp, url).toContain("default-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("object-src 'none'");
+      // Live connections go to this host only ('self' covers its ws: and wss:), never any other.
+      expect(csp).toContain("connect-src 'self';");
+      expect(csp).not.toMatch(/ws:|wss:/);
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
     }
+  });
+
+  it("API answers are never stored (Cache-Control: no-store), signed in or not, errors included", async () => {
+    const cookie = manager;
+    for (const [method, url, headers] of [
+      ["GET", "/api/auth/me", { cookie }],
+      ["GET", "/api/auth/users", { cookie }],
+      ["GET", "/api/auth/me", {}],
+      ["GET", "/api/products/barcode/UNKNOWN", { cookie }],
+      ["GET", "/api/health", {}],
+      ["POST", "/api/auth/login", {}],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers });
+      expect(res.headers["cache-control"], `${method} ${url} ${res.statusCode}`).toBe("no-store");
+    }
+  });
+
+  it("documents the error answers and the real limits of paths in the OpenAPI document", async () => {
+    const spec = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    const responses = (path: string, method: string) => spec.paths[path][method].responses;
+    const errorSchema = (r: { content: { "application/json": { schema: unknown } } }) => r.content["application/json"].schema;
+    const login = responses("/api/auth/login", "post");
+    for (const status of ["400", "401", "403", "413", "429", "503"]) {
+      expect(errorSchema(login[status]), status).toMatchObject({ properties: { error: { type: "string" } }, required: ["error"] });
+    }
+    expect(Object.keys(responses("/api/products/{id}/quantity", "put"))).toEqual(
+      expect.arrayContaining(["200", "400", "401", "403", "404", "409", "413", "422", "503"]),
+    );
+    expect(Object.keys(responses("/api/auth/users", "get"))).toEqual(expect.arrayContaining(["200", "401", "403", "503"]));
+    expect(Object.keys(responses("/api/health", "get"))).toEqual(["200", "503"]);
+    const param = (path: string, name: string) =>
+      spec.paths[path].get?.parameters?.find((p: { name: string }) => p.name === name) ??
+      spec.paths[path].put.parameters.find((p: { name: string }) => p.name === name);
+    expect(param("/api/products/barcode/{barcode}", "barcode").schema).toMatchObject({ maxLength: 100 });
+    expect(param("/api/products/{id}/quantity", "id").schema).toMatchObject({ maximum: 2147483647 });
+    // The router's own limit is the documented one: 100 characters pass, 101 are a 414.
+    const atLimit = await t.app.inject({ method: "GET", url: `/api/products/barcode/${"B".repeat(100)}`, headers: { cookie: manager } });
+    expect(atLimit.statusCode).toBe(404);
+    const over = await t.app.inject({ method: "GET", url: `/api/products/barcode/${"B".repeat(101)}`, headers: { cookie: manager } });
+    expect(over.statusCode).toBe(414);
   });
 
   it("serves the OpenAPI UI at /api/docs and a document listing the auth and users routes", async () => {

@@ -10,15 +10,18 @@ import Fastify, {
   type RawServerDefault,
 } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import type { Config } from "./config.js";
-import { type Database, type Db, ping } from "./db/client.js";
+import { DEFAULT_BODY_LIMIT_BYTES } from "./body-limits.js";
+import type { Config, TrustProxy } from "./config.js";
+import type { Database, Db } from "./db/client.js";
 import { EventBus } from "./events.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
+import { healthRoutes } from "./modules/health/health.routes.js";
 import { importRoutes } from "./modules/import/import.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
+import { Sessions } from "./modules/sessions/sessions.service.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
-import { authPlugin } from "./plugins/auth.js";
+import { apiAuth } from "./plugins/auth.js";
 import { registerErrorHandler } from "./plugins/errors.js";
 import { originCheck } from "./plugins/origin-check.js";
 import { realtimePlugin } from "./plugins/realtime.js";
@@ -31,6 +34,7 @@ declare module "fastify" {
     database: Database;
     db: Db;
     events: EventBus;
+    sessions: Sessions;
   }
 }
 
@@ -44,9 +48,6 @@ export type ZodApp = FastifyInstance<
   ZodTypeProvider
 >;
 
-/** Import bodies of 50,000 rows fit comfortably; anything larger is a 413. */
-export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
-
 /** Headers and fields never written to the logs. */
 const REDACT = ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'];
 
@@ -57,14 +58,23 @@ export interface BuildAppOptions {
   serveClient?: boolean;
 }
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY. A hop count becomes "trust the first N hops": Fastify
+ * itself ignores X-Forwarded-For entirely for a plain number.
+ */
+function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === "number") return trust === 0 ? false : (_address, hop) => hop < trust;
+  return trust;
+}
+
 export async function buildApp({ config, database, serveClient = true }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL, redact: REDACT },
     // Two log lines per request cost more than a scan's lookup itself: per-request lines only when
     // debugging. Errors, refusals by the database and outages are logged by the error handler.
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== "debug" && config.LOG_LEVEL !== "trace" }),
-    trustProxy: config.TRUST_PROXY,
-    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
+    bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     // Long enough for a socket.io long-polling request.
     requestTimeout: 60_000,
   });
@@ -73,7 +83,9 @@ export async function buildApp({ config, database, serveClient = true }: BuildAp
   app.decorate("config", config);
   app.decorate("database", database);
   app.decorate("db", database.db);
-  app.decorate("events", new EventBus());
+  const events = new EventBus();
+  app.decorate("events", events);
+  app.decorate("sessions", new Sessions(database.db, config, events));
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);
@@ -81,7 +93,6 @@ export async function buildApp({ config, database, serveClient = true }: BuildAp
   // Files the client build already compressed go out as they are; socket.io answers outside Fastify.
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(originCheck);
-  await app.register(authPlugin);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -92,18 +103,12 @@ export async function buildApp({ config, database, serveClient = true }: BuildAp
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
 
-  app.get("/api/health", { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await ping(app.db);
-      return { ok: true };
-    } catch {
-      return reply.code(503).send({ error: "Database unavailable. Please try again shortly." });
-    }
-  });
-
   await app.register(
     async (api) => {
+      // Every route below needs a session but the public ones (sign-in, sign-out, health).
+      await api.register(apiAuth);
       const zapp = api.withTypeProvider<ZodTypeProvider>();
+      await healthRoutes(zapp);
       await authRoutes(zapp);
       await usersRoutes(zapp);
       await productsRoutes(zapp);

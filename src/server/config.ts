@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { SOCKET_AUTH_TIMEOUT_MS } from "../contract/events.js";
@@ -6,6 +7,39 @@ const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
   .optional()
   .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on");
+
+/**
+ * Which proxies in front of the server to believe about the client's address (X-Forwarded-For,
+ * -Host, -Proto): off, a number of hops (`1`: the one reverse proxy in front; `true`, `yes` and
+ * `on` mean 1 too), or a comma-separated list of proxy addresses or CIDR ranges. Never everyone.
+ */
+export type TrustProxy = false | number | string[];
+
+const OFF = new Set(["", "0", "false", "no", "off"]);
+const ONE_HOP = new Set(["true", "yes", "on"]);
+const isAddressOrRange = (entry: string) => {
+  const [address = "", bits, ...rest] = entry.split("/");
+  if (rest.length > 0 || !isIP(address)) return false;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= max);
+};
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((raw, ctx): TrustProxy => {
+    const value = (raw ?? "").trim().toLowerCase();
+    if (OFF.has(value)) return false;
+    if (ONE_HOP.has(value)) return 1;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(",").map((e) => e.trim());
+    if (entries.every(isAddressOrRange)) return entries;
+    ctx.addIssue({
+      code: "custom",
+      message: "expected a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges",
+    });
+    return z.NEVER;
+  });
 
 /** The one reading of process.env (API contract, Configuration). */
 export const configSchema = z.object({
@@ -22,7 +56,7 @@ export const configSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
-  TRUST_PROXY: flag,
+  TRUST_PROXY: trustProxy,
   COOKIE_SECURE: flag,
   /** The built client to serve (tests point this at their own build). */
   CLIENT_DIR: z
@@ -30,9 +64,16 @@ export const configSchema = z.object({
     .min(1)
     .default(fileURLToPath(new URL("../../dist/client", import.meta.url))),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** Failed logins allowed per client address and username within LOGIN_WINDOW_MINUTES before 429. */
+  /**
+   * Failed sign-ins of one username (from any address) within LOGIN_WINDOW_MINUTES before it is
+   * locked for addresses that have failed too (429); an address with no failures still gets in.
+   */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+  /** Failed sign-ins from one address (any usernames) within LOGIN_WINDOW_MINUTES before it gets 429. */
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  /** How long a process trusts a session it validated before asking the database again (tests change it). */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
   /** A socket that has not authenticated within this time is dropped (10 s; tests shorten it). */
   SOCKET_AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(SOCKET_AUTH_TIMEOUT_MS),
 });

@@ -5,6 +5,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { startEmbeddedDatabase } from "./embedded/start.js";
+import { survivePoolFaults } from "./pool-faults.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -37,15 +38,17 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   }
 }
 
+/** A request that cannot get a connection in this time answers 503 instead of waiting (the client gives up after 10 s anyway). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** node-postgres pool on `url`. */
 export function openPostgres(url: string): Promise<Database> {
-  return openPool("postgres", new pg.Pool({ connectionString: url, max: 10 }), async () => {});
+  return openPool("postgres", new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }), async () => {});
 }
 
 /** A migrated database on `pool`; migrations run under an advisory lock, so processes may start together. */
 async function openPool(kind: Database["kind"], pool: pg.Pool, stop: () => Promise<void>): Promise<Database> {
-  // An idle client losing its connection must not crash the process; queries report their own errors.
-  pool.on("error", () => {});
+  survivePoolFaults(pool);
   const db = drizzle({ client: pool, schema });
   const lock = await pool.connect();
   try {

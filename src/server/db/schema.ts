@@ -34,11 +34,15 @@ export const users = pgTable(
   ],
 );
 
-/** Server-side sessions: only the SHA-256 of the cookie token is stored. */
+/**
+ * Server-side sessions: only the SHA-256 of the cookie token is stored. `id` names a session
+ * without its token (socket tokens, socket rooms, revocation messages between processes).
+ */
 export const sessions = pgTable(
   "sessions",
   {
     tokenHash: text("token_hash").primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull().unique(),
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -49,17 +53,20 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
-/** Single-use tokens a signed-in client trades for an authenticated socket. */
+/**
+ * Single-use tokens a signed-in client trades for an authenticated socket, bound to the session
+ * that fetched them: ending the session deletes its unused tokens.
+ */
 export const socketTokens = pgTable(
   "socket_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    userId: integer("user_id")
+    sessionId: bigint("session_id", { mode: "number" })
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => sessions.id, { onDelete: "cascade" }),
     expiresAt: ts("expires_at").notNull(),
   },
-  (t) => [index("socket_tokens_expires_idx").on(t.expiresAt)],
+  (t) => [index("socket_tokens_session_idx").on(t.sessionId), index("socket_tokens_expires_idx").on(t.expiresAt)],
 );
 
 export const products = pgTable(
@@ -154,14 +161,16 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
-/** Failed sign-ins, counted per client address and username for the login rate limit. */
-export const loginFailures = pgTable(
-  "login_failures",
+/**
+ * Fixed-window counters of the login throttle (@fastify/rate-limit's store, in the database so
+ * every server process counts the same failures): one row per key ("address:...", "user:...").
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    ip: text("ip").notNull(),
-    username: text("username").notNull(),
-    at: ts("at").notNull().defaultNow(),
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    windowStartedAt: ts("window_started_at").notNull(),
   },
-  (t) => [index("login_failures_lookup_idx").on(t.ip, t.username, t.at)],
+  (t) => [index("rate_limits_window_idx").on(t.windowStartedAt)],
 );

@@ -1,68 +1,63 @@
 import fastifyCookie from "@fastify/cookie";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import type { Permission } from "../../contract/permissions.js";
 import { unauthorized } from "../app-error.js";
 import type { Actor, ServiceContext } from "../context.js";
-import { findSessionUser, touchSession } from "../modules/auth/sessions.repo.js";
-
-export const SESSION_COOKIE = "blez_session";
-/** Write the sliding expiry at most this often per session, not on every request (sooner for tiny TTLs). */
-const TOUCH_EVERY_MS = 60_000;
+import { sessionTokenOf, setSessionCookie } from "../modules/sessions/session-cookie.js";
+import type { ResolvedSession } from "../modules/sessions/sessions.service.js";
+import { requirePermission } from "../permissions.js";
 
 declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Anyone may call the route: no session is looked up (sign-in, sign-out, health). */
+    public?: boolean;
+    /** What the route needs besides a session; checked here, before any input is read. */
+    permission?: Permission;
+  }
   interface FastifyRequest {
+    /** The signed-in user (set on every route of the /api scope but the public ones). */
     actor: Actor | null;
-    sessionToken: string | null;
+    session: ResolvedSession | null;
   }
 }
 
-export function sessionTtlMs(app: FastifyInstance): number {
-  return app.config.SESSION_TTL_HOURS * 3_600_000;
-}
-
-/** Sets the session cookie: HttpOnly, SameSite=Lax, Secure behind HTTPS. */
-export function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string) {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: app.config.COOKIE_SECURE,
-    maxAge: Math.floor(sessionTtlMs(app) / 1000),
+/**
+ * The one auth layer, on the /api scope (convention 11): every route requires a session except
+ * the ones marked `config: { public: true }`, and a route's `config.permission` is checked here
+ * (services check again). A missing or ended session is a 401, a missing permission a 403, both
+ * before the body is read. Sessions are looked up only here and for sockets, never for static
+ * files; API answers are never stored by browsers or proxies (a route may say otherwise).
+ */
+export const apiAuth = fp(async (api: FastifyInstance) => {
+  // Cookies are parsed only where a session token is read (session-cookie.ts); the plugin is
+  // here for setting and clearing the session cookie.
+  await api.register(fastifyCookie, { hook: false });
+  api.decorateRequest("actor", null);
+  api.decorateRequest("session", null);
+  api.addHook("onRequest", async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    const { config } = request.routeOptions;
+    if (config.public) return;
+    const token = sessionTokenOf(request);
+    const session = token ? await api.sessions.resolve(token) : null;
+    if (!session) throw unauthorized();
+    // The cookie's own lifetime slides with the session.
+    if (session.slid) setSessionCookie(reply, api.config, token as string, api.sessions.ttlMs);
+    request.session = session;
+    request.actor = session.actor;
+    if (config.permission) requirePermission(session, config.permission);
   });
-}
+});
 
-export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply) {
-  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: app.config.COOKIE_SECURE });
-}
-
-/** The signed-in user, or a 401. */
-export function requireActor(request: FastifyRequest): Actor {
-  if (!request.actor) throw unauthorized();
-  return request.actor;
+/** The signed-in request's session (401 otherwise). */
+export function sessionOf(request: FastifyRequest): ResolvedSession {
+  if (!request.session) throw unauthorized();
+  return request.session;
 }
 
 /** The context a service call needs, for a signed-in request (401 otherwise). */
 export function serviceContext(app: FastifyInstance, request: FastifyRequest): ServiceContext {
-  return { db: app.db, events: app.events, config: app.config, actor: requireActor(request), ip: request.ip };
+  if (!request.actor) throw unauthorized();
+  return { db: app.db, events: app.events, config: app.config, actor: request.actor, ip: request.ip };
 }
-
-/** Resolves the session cookie to `request.actor` on every request. */
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(fastifyCookie);
-  app.decorateRequest("actor", null);
-  app.decorateRequest("sessionToken", null);
-  app.addHook("onRequest", async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    if (!token || token.length > 200) return;
-    const found = await findSessionUser(app.db, token);
-    if (!found) return;
-    request.actor = { id: found.id, username: found.username, role: found.role };
-    request.sessionToken = token;
-    const ttl = sessionTtlMs(app);
-    if (Date.now() - found.lastSeenAt.getTime() > Math.min(TOUCH_EVERY_MS, ttl / 4)) {
-      await touchSession(app.db, found.tokenHash, ttl);
-      // The cookie's own lifetime slides with the session.
-      setSessionCookie(app, reply, token);
-    }
-  });
-});

@@ -29,6 +29,7 @@ const DB_DOWN_MESSAGES = [
   /Connection terminated/i,
   /timeout exceeded when trying to connect/i,
   /Client was closed and is not queryable/i,
+  /Client has encountered a connection error and is not queryable/i,
 ];
 /** SQLSTATE class 22 (data exception: out of range, invalid text representation, ...) is bad input. */
 const PG_DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
@@ -91,6 +92,7 @@ export function registerErrorHandler(app: FastifyInstance) {
   acceptEmptyJsonBodies(app);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
       return reply.code(err.statusCode).send({ error: err.message, ...err.extra });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

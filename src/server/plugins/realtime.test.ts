@@ -4,8 +4,9 @@ import type { InventoryUpdate, OnlineUser } from "../../contract/events.js";
 import type { Role } from "../../contract/permissions.js";
 import type { Product } from "../../contract/products.js";
 import { socketTokens, users } from "../db/schema.js";
-import { MAX_AUTH_ATTEMPTS } from "../modules/realtime/socket-auth.js";
 import { TestSocket } from "../modules/realtime/socket-client.test-support.js";
+import { MAX_AUTH_ATTEMPTS } from "../modules/sessions/session-sockets.js";
+import { hashToken } from "../modules/sessions/tokens.js";
 import { createUser, loginAs } from "../test/factories.js";
 import { createTestApp, type TestApp } from "../test/test-app.js";
 
@@ -116,7 +117,7 @@ describe("authentication", () => {
     await t.app.db
       .update(socketTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(socketTokens.userId, u.id));
+      .where(eq(socketTokens.tokenHash, hashToken(token)));
     const s = await connect();
     s.authenticate(token);
     expect(await s.next("auth_error")).toEqual({ message: expect.any(String), reason: "expired_token" });

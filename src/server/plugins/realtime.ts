@@ -3,20 +3,18 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Server, type Socket } from "socket.io";
 import type { ClientToServerEvents, InventoryUpdate, ServerToClientEvents } from "../../contract/events.js";
-import type { ServerEvents } from "../events.js";
 import { poolIdle, watchedAdapterPool } from "../modules/realtime/adapter-pool.js";
-import { AUTHENTICATED_ROOM, type Presence, presenceOf, type SocketData, userRoom } from "../modules/realtime/presence.js";
-import { AUTH_ERROR_MESSAGES, authenticateSocket, MAX_AUTH_ATTEMPTS } from "../modules/realtime/socket-auth.js";
+import { AUTHENTICATED_ROOM, type Presence, presenceOf } from "../modules/realtime/presence.js";
+import {
+  AUTH_ERROR_MESSAGES,
+  attachSessionSockets,
+  MAX_AUTH_ATTEMPTS,
+  type SessionInterServerEvents,
+  type SocketData,
+} from "../modules/sessions/session-sockets.js";
 
-type RevokeReason = ServerEvents["user_revoked"][0]["reason"];
-
-/** Messages between server processes (through the PostgreSQL adapter). */
-interface InterServerEvents {
-  revoke_user: (payload: { userId: number; reason: RevokeReason }) => void;
-}
-
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, SessionInterServerEvents, SocketData>;
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, SessionInterServerEvents, SocketData>;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -34,10 +32,10 @@ const PRESENCE_REFRESH_MS = 10_000;
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 
 /**
- * socket.io on the app's HTTP server (path /socket.io): token authentication, presence
- * (`user_count`), `inventory_update` after commits, dropping revoked users' sockets. On
- * PostgreSQL the socket.io PostgreSQL adapter carries broadcasts, presence queries and
- * revocations to every server process.
+ * socket.io on the app's HTTP server (path /socket.io): token authentication (the sessions
+ * module owns the tokens and closes the sockets of ended sessions), presence (`user_count`) and
+ * `inventory_update` after commits. On PostgreSQL the socket.io PostgreSQL adapter carries
+ * broadcasts, presence queries and ended sessions to every server process.
  */
 export const realtimePlugin = fp(async (app: FastifyInstance) => {
   const io: RealtimeServer = new Server(app.server, {
@@ -57,6 +55,10 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     await watched.settled();
   }
   app.decorate("io", io);
+  const sessionSockets = attachSessionSockets(io, app.sessions, {
+    otherProcesses: pool !== undefined,
+    onError: (err) => app.log.warn({ err }, "session expiry check failed"),
+  });
 
   let closing = false;
   let lastKey: string | null = null;
@@ -139,9 +141,9 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
         socket.disconnect(true);
         return;
       }
-      let result: Awaited<ReturnType<typeof authenticateSocket>>;
+      let result: Awaited<ReturnType<typeof app.sessions.authenticateSocket>>;
       try {
-        result = await authenticateSocket(app.db, body);
+        result = await app.sessions.authenticateSocket(body);
       } catch (err) {
         app.log.warn({ err }, "socket authentication failed");
         result = { reason: "invalid_token" };
@@ -151,11 +153,10 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
         socket.emit("auth_error", { message: AUTH_ERROR_MESSAGES[result.reason], reason: result.reason });
         return;
       }
-      const user = result.actor;
       clearTimeout(authTimer);
-      socket.data.user = { id: user.id, username: user.username, role: user.role };
-      socket.join([AUTHENTICATED_ROOM, userRoom(user.id)]);
-      socket.emit("authenticated", { user: socket.data.user });
+      sessionSockets.track(socket, result);
+      socket.join(AUTHENTICATED_ROOM);
+      socket.emit("authenticated", { user: result.actor });
       void joined(socket);
     });
 
@@ -165,27 +166,10 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     });
   });
 
-  /** Ends a user's sockets in this process; `account_disabled` tells them why first. */
-  const revokeLocal = ({ userId, reason }: { userId: number; reason: RevokeReason }) => {
-    const room = io.local.to(userRoom(userId));
-    if (reason === "account_disabled") {
-      room.emit("auth_error", { message: AUTH_ERROR_MESSAGES.account_disabled, reason: "account_disabled" });
-    }
-    // A namespace disconnect: the client is told, and does not reconnect on its own.
-    io.local.in(userRoom(userId)).disconnectSockets(false);
-  };
-  io.on("revoke_user", revokeLocal);
-
   const onInventoryUpdate = (event: InventoryUpdate) => {
     io.to(AUTHENTICATED_ROOM).emit("inventory_update", event);
   };
-  const onUserRevoked = (event: { userId: number; reason: RevokeReason }) => {
-    revokeLocal(event);
-    // The in-memory adapter (one process) has no other processes to tell.
-    if (pool) io.serverSideEmit("revoke_user", event);
-  };
   app.events.on("inventory_update", onInventoryUpdate);
-  app.events.on("user_revoked", onUserRevoked);
 
   // Before the HTTP server closes: drop every connection (long-polling requests and websockets
   // would otherwise keep it open), so shutdown is prompt. Clients reconnect to whatever runs next.
@@ -193,7 +177,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     closing = true;
     clearInterval(refreshTimer);
     app.events.off("inventory_update", onInventoryUpdate);
-    app.events.off("user_revoked", onUserRevoked);
+    sessionSockets.stop();
     if (pool) await announceDeparture();
     io.local.disconnectSockets(true);
     io.engine.close();

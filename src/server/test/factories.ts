@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Role } from "../../contract/permissions.js";
 import type { Db } from "../db/client.js";
 import { users } from "../db/schema.js";
-import { hashPassword } from "../modules/auth/passwords.js";
+import { hashPassword } from "../modules/users/passwords.js";
 
 export const TEST_PASSWORD = "correct-horse-battery";
 

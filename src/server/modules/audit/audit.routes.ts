@@ -1,30 +1,28 @@
-import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { auditQuerySchema, auditUserSchema, productAuditEntrySchema, quantityAuditEntrySchema } from "../../../contract/audit.js";
 import { idParamsSchema } from "../../../contract/users.js";
 import type { ZodApp } from "../../app.js";
-import { requireActor, serviceContext } from "../../plugins/auth.js";
-import { assertCanViewAudit, getAuditUsers, getProductAudit, getQuantityAudit } from "./audit.service.js";
+import { errorAnswers } from "../../openapi.js";
+import { serviceContext } from "../../plugins/auth.js";
+import { getAuditUsers, getProductAudit, getQuantityAudit } from "./audit.service.js";
 
 const tags = ["audit"];
 const security = [{ session: [] }];
-/** 401 and 403 before input validation: a caller without access learns nothing about the filters. */
-const auditReaders = async (request: FastifyRequest) => {
-  assertCanViewAudit(requireActor(request));
-};
+/** 401 and 403 come before input validation: a caller without access learns nothing about the filters. */
+const config = { permission: "canViewAudit" } as const;
 
 /** Audit trails: product and quantity entries with filters, and the user list for the filter (API contract, Audit). */
 export async function auditRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/audit/products",
     {
-      onRequest: auditReaders,
+      config,
       schema: {
         tags,
         security,
         summary: "Product audit entries, newest first",
         querystring: auditQuerySchema,
-        response: { 200: z.array(productAuditEntrySchema) },
+        response: { 200: z.array(productAuditEntrySchema), ...errorAnswers(400, 401, 403, 503) },
       },
     },
     async (request) => getProductAudit(serviceContext(app, request), request.query),
@@ -33,14 +31,14 @@ export async function auditRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/audit/product/:id",
     {
-      onRequest: auditReaders,
+      config,
       schema: {
         tags,
         security,
         summary: "Product audit entries of one product, newest first",
         params: idParamsSchema,
         querystring: auditQuerySchema,
-        response: { 200: z.array(productAuditEntrySchema) },
+        response: { 200: z.array(productAuditEntrySchema), ...errorAnswers(400, 401, 403, 503) },
       },
     },
     async (request) => getProductAudit(serviceContext(app, request), request.query, request.params.id),
@@ -49,13 +47,13 @@ export async function auditRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/audit/quantity",
     {
-      onRequest: auditReaders,
+      config,
       schema: {
         tags,
         security,
         summary: "Quantity audit entries, newest first",
         querystring: auditQuerySchema,
-        response: { 200: z.array(quantityAuditEntrySchema) },
+        response: { 200: z.array(quantityAuditEntrySchema), ...errorAnswers(400, 401, 403, 503) },
       },
     },
     async (request) => getQuantityAudit(serviceContext(app, request), request.query),
@@ -64,14 +62,14 @@ export async function auditRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/audit/quantity/:id",
     {
-      onRequest: auditReaders,
+      config,
       schema: {
         tags,
         security,
         summary: "Quantity audit entries of one product, newest first",
         params: idParamsSchema,
         querystring: auditQuerySchema,
-        response: { 200: z.array(quantityAuditEntrySchema) },
+        response: { 200: z.array(quantityAuditEntrySchema), ...errorAnswers(400, 401, 403, 503) },
       },
     },
     async (request) => getQuantityAudit(serviceContext(app, request), request.query, request.params.id),
@@ -80,8 +78,13 @@ export async function auditRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/audit/users",
     {
-      onRequest: auditReaders,
-      schema: { tags, security, summary: "Accounts for the audit user filter", response: { 200: z.array(auditUserSchema) } },
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Accounts for the audit user filter",
+        response: { 200: z.array(auditUserSchema), ...errorAnswers(401, 403, 503) },
+      },
     },
     async (request) => getAuditUsers(serviceContext(app, request)),
   );

@@ -1,13 +1,7 @@
 import type { AuditQuery, AuditUser, ProductAuditEntry, QuantityAuditEntry } from "../../../contract/audit.js";
-import { can } from "../../../contract/permissions.js";
-import { forbidden } from "../../app-error.js";
-import type { Actor, ServiceContext } from "../../context.js";
+import type { ServiceContext } from "../../context.js";
+import { requirePermission } from "../../permissions.js";
 import { type AuditFilter, listAuditUsers, listProductAudit, listQuantityAudit } from "./audit.repo.js";
-
-/** Only roles with canViewAudit read the audit trails (403 otherwise). */
-export function assertCanViewAudit(actor: Actor): void {
-  if (!can(actor.role, "canViewAudit")) throw forbidden();
-}
 
 function toFilter(query: AuditQuery, productId?: number): AuditFilter {
   return {
@@ -22,18 +16,18 @@ function toFilter(query: AuditQuery, productId?: number): AuditFilter {
 
 /** Product audit entries (all, or of one product), newest first. */
 export async function getProductAudit(ctx: ServiceContext, query: AuditQuery, productId?: number): Promise<ProductAuditEntry[]> {
-  assertCanViewAudit(ctx.actor);
+  requirePermission(ctx, "canViewAudit");
   return listProductAudit(ctx.db, toFilter(query, productId));
 }
 
 /** Quantity audit entries (all, or of one product), newest first. */
 export async function getQuantityAudit(ctx: ServiceContext, query: AuditQuery, productId?: number): Promise<QuantityAuditEntry[]> {
-  assertCanViewAudit(ctx.actor);
+  requirePermission(ctx, "canViewAudit");
   return listQuantityAudit(ctx.db, toFilter(query, productId));
 }
 
 /** The accounts the audit view can filter by. */
 export async function getAuditUsers(ctx: ServiceContext): Promise<AuditUser[]> {
-  assertCanViewAudit(ctx.actor);
+  requirePermission(ctx, "canViewAudit");
   return listAuditUsers(ctx.db);
 }

@@ -1,28 +1,25 @@
-import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { importBodySchema, importPreviewSchema, importQuerySchema, importResultSchema } from "../../../contract/import.js";
 import type { ZodApp } from "../../app.js";
-import { requireActor, serviceContext } from "../../plugins/auth.js";
+import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
+import { errorAnswers } from "../../openapi.js";
+import { serviceContext } from "../../plugins/auth.js";
 import { importProducts, previewImport } from "./import.service.js";
-
-/** 401 before any input validation. */
-const signedInOnly = async (request: FastifyRequest) => {
-  requireActor(request);
-};
 
 /** POST /api/products/import (API contract, Import and Import preview). */
 export async function importRoutes(app: ZodApp): Promise<void> {
   app.post(
     "/products/import",
     {
-      onRequest: signedInOnly,
+      config: { permission: "canManageProducts" },
+      bodyLimit: IMPORT_BODY_LIMIT_BYTES,
       schema: {
         tags: ["products"],
         security: [{ session: [] }],
         summary: "Import products by barcode; ?dry_run=true previews without writing",
         querystring: importQuerySchema,
         body: importBodySchema,
-        response: { 200: z.union([importPreviewSchema, importResultSchema]) },
+        response: { 200: z.union([importPreviewSchema, importResultSchema]), ...errorAnswers(400, 401, 403, 413, 503) },
       },
     },
     async (request) => {

@@ -1,7 +1,8 @@
 import type { ImportPreview, ImportResult, ImportRowInput } from "../../../contract/import.js";
 import type { ServiceContext } from "../../context.js";
 import { withTransaction } from "../../db/tx.js";
-import { emitInventoryUpdate, requirePermission } from "../products/product-changes.js";
+import { requirePermission } from "../../permissions.js";
+import { emitInventoryUpdate } from "../products/product-changes.js";
 import { checkRows, planRows, previewRow, stagedRows, summarise } from "./import.plan.js";
 import { applyImportUpdates, findProductsByBarcodes, insertNewProducts, stageImport } from "./import.repo.js";
 

@@ -1,9 +1,6 @@
 import type { ProductAuditAction, TransactionType } from "../../../contract/audit.js";
 import type { InventoryEventData, InventoryEventType } from "../../../contract/events.js";
-import type { Permission } from "../../../contract/permissions.js";
-import { can } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
-import { forbidden } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { ProductAuditInsert, QuantityAuditInsert } from "../audit/audit.repo.js";
 import type { ProductRow } from "./products.repo.js";
@@ -43,10 +40,8 @@ export function diffValues(before: AuditedValues, after: AuditedValues): FieldCh
   return changes;
 }
 
-/** Authorisation at the top of each service function: 403 unless the role has the permission. */
-export function requirePermission(ctx: ServiceContext, permission: Permission): void {
-  if (!can(ctx.actor.role, permission)) throw forbidden();
-}
+/** products.service.ts still takes the permission check from here; it lives in server/permissions.ts. */
+export { requirePermission } from "../../permissions.js";
 
 const actorFields = (ctx: ServiceContext) => ({ userId: ctx.actor.id, userName: ctx.actor.username });
 

@@ -5,15 +5,9 @@ import { conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
+import { requirePermission } from "../../permissions.js";
 import { changesSinceVersion, insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
-import {
-  auditedValues,
-  emitInventoryUpdate,
-  productAuditRow,
-  productEventData,
-  quantityAuditRow,
-  requirePermission,
-} from "./product-changes.js";
+import { auditedValues, emitInventoryUpdate, productAuditRow, productEventData, quantityAuditRow } from "./product-changes.js";
 import { toProduct } from "./products.presenter.js";
 import { barcodeTaken, lockProductById, MAX_ID, type ProductRow, type ProductValues, updateProduct as writeEdit } from "./products.repo.js";
 

@@ -1,5 +1,6 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
+import { errorBodySchema } from "../../../contract/errors.js";
 import {
   barcodeParamsSchema,
   CATALOGUE_REVISION_HEADER,
@@ -12,19 +13,18 @@ import {
   productsSinceSchema,
   quantityChangeBodySchema,
   updateProductBodySchema,
+  versionConflictBodySchema,
 } from "../../../contract/products.js";
 import { idParamsSchema } from "../../../contract/users.js";
 import type { ZodApp } from "../../app.js";
-import { requireActor, serviceContext } from "../../plugins/auth.js";
+import { describedError, errorAnswers } from "../../openapi.js";
+import { serviceContext } from "../../plugins/auth.js";
 import { EDIT_RULES, updateProduct } from "./product-edit.service.js";
 import { changeQuantity, createProduct, getProductByBarcode, readCatalogue, setProductStatus } from "./products.service.js";
 
 const tags = ["products"];
 const security = [{ session: [] }];
-/** 401 before any input validation: a signed-out caller learns nothing about the input rules. */
-const signedInOnly = async (request: FastifyRequest) => {
-  requireActor(request);
-};
+const manageProducts = { permission: "canManageProducts" } as const;
 const quantityHeadersSchema = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
 
 /** Products: list, lookup by barcode, create, edit, stock change, status (API contract, Products). */
@@ -32,7 +32,6 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/products",
     {
-      onRequest: signedInOnly,
       schema: {
         tags,
         security,
@@ -42,7 +41,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
           "is in the list) and, when no change is in flight, an `ETag`; a matching `If-None-Match` answers 304. With " +
           "`since`: `{revision, products}`, every product whose revision is above `since` (disabled ones too).",
         querystring: productsSinceQuerySchema,
-        response: { 200: z.union([z.array(productSchema), productsSinceSchema]) },
+        response: { 200: z.union([z.array(productSchema), productsSinceSchema]), ...errorAnswers(400, 401, 503) },
       },
     },
     async (request, typedReply) => {
@@ -50,7 +49,8 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       // The typed reply knows only the schema's shapes; this one sends JSON text or a 304.
       const reply = typedReply as unknown as FastifyReply;
       reply.header(CATALOGUE_REVISION_HEADER, String(answer.revision));
-      // Browsers keep the list but ask again each time; a current copy costs a 304.
+      // Unlike the other API answers (no-store): browsers keep the list but ask again each time,
+      // and a current copy costs a 304.
       reply.header("cache-control", "private, no-cache");
       if (answer.etag) reply.header("etag", answer.etag);
       if (answer.json === undefined) return reply.code(304).send();
@@ -62,13 +62,12 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/products/barcode/:barcode",
     {
-      onRequest: signedInOnly,
       schema: {
         tags,
         security,
         summary: "A product by barcode (active or not)",
         params: barcodeParamsSchema,
-        response: { 200: productSchema },
+        response: { 200: productSchema, ...errorAnswers(400, 401, 404, 503) },
       },
     },
     async (request) => getProductByBarcode(serviceContext(app, request), request.params.barcode),
@@ -77,8 +76,14 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
   app.post(
     "/products",
     {
-      onRequest: signedInOnly,
-      schema: { tags, security, summary: "Create a product", body: createProductBodySchema, response: { 201: productSchema } },
+      config: manageProducts,
+      schema: {
+        tags,
+        security,
+        summary: "Create a product",
+        body: createProductBodySchema,
+        response: { 201: productSchema, ...errorAnswers(400, 401, 403, 409, 413, 503) },
+      },
     },
     async (request, reply) => {
       const product = await createProduct(serviceContext(app, request), request.body);
@@ -89,7 +94,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
   app.put(
     "/products/:id",
     {
-      onRequest: signedInOnly,
+      config: manageProducts,
       schema: {
         tags,
         security,
@@ -97,7 +102,11 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
         description: EDIT_RULES,
         params: idParamsSchema,
         body: updateProductBodySchema,
-        response: { 200: productSchema },
+        response: {
+          200: productSchema,
+          ...errorAnswers(400, 401, 403, 404, 413, 503),
+          409: describedError(409, z.union([versionConflictBodySchema, errorBodySchema])),
+        },
       },
     },
     async (request) => updateProduct(serviceContext(app, request), request.params.id, request.body),
@@ -106,7 +115,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
   app.put(
     "/products/:id/quantity",
     {
-      onRequest: signedInOnly,
+      config: { permission: "canUpdateQuantity" },
       schema: {
         tags,
         security,
@@ -114,7 +123,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
         params: idParamsSchema,
         headers: quantityHeadersSchema,
         body: quantityChangeBodySchema,
-        response: { 200: productSchema },
+        response: { 200: productSchema, ...errorAnswers(400, 401, 403, 404, 409, 413, 422, 503) },
       },
     },
     async (request) => changeQuantity(serviceContext(app, request), request.params.id, request.body, request.headers[IDEMPOTENCY_HEADER]),
@@ -123,14 +132,14 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
   app.put(
     "/products/:id/status",
     {
-      onRequest: signedInOnly,
+      config: manageProducts,
       schema: {
         tags,
         security,
         summary: "Disable or enable a product",
         params: idParamsSchema,
         body: productStatusBodySchema,
-        response: { 200: productSchema },
+        response: { 200: productSchema, ...errorAnswers(400, 401, 403, 404, 413, 503) },
       },
     },
     async (request) => setProductStatus(serviceContext(app, request), request.params.id, request.body.is_active),

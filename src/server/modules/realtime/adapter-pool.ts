@@ -5,7 +5,9 @@ import type { Pool, PoolClient } from "pg";
  * takes for LISTEN. The adapter connects asynchronously and only gives that connection back on
  * close once it has finished setting it up; closing before then would leave it checked out for
  * good, and ending the pool would wait for it forever. `settled()` waits for the set-up and
- * `releaseIfHeld()` is the safety net after closing the adapter.
+ * `releaseIfHeld()` is the safety net after closing the adapter. When the LISTEN connection is
+ * lost (the database restarted, or ended it), the adapter takes a new one by itself but never
+ * gives the dead one back: it is given back here, so the pool does not run out of connections.
  */
 export function watchedAdapterPool(pool: Pool) {
   const listener = { ready: Promise.resolve() as Promise<unknown>, client: undefined as PoolClient | undefined, released: false };
@@ -28,6 +30,9 @@ export function watchedAdapterPool(pool: Pool) {
           client.release = release;
           return release.call(client, err);
         };
+        client.once("end", () => {
+          if (listener.client === client && !listener.released) client.release(true);
+        });
         return client;
       });
       listener.ready = connecting.catch(() => {});

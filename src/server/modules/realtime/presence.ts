@@ -1,15 +1,9 @@
 import type { OnlineUser } from "../../../contract/events.js";
 import type { Actor } from "../../context.js";
-
-/** What the server keeps on each socket (travels through the adapter in fetchSockets answers). */
-export interface SocketData {
-  user?: Actor;
-}
+import type { SocketData } from "../sessions/session-sockets.js";
 
 /** The room every authenticated socket joins; presence and inventory events go only there. */
 export const AUTHENTICATED_ROOM = "authenticated";
-/** One room per user, so a revoked account's sockets can be found in every process. */
-export const userRoom = (userId: number) => `user:${userId}`;
 
 export interface Presence {
   count: number;

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { PASSWORD_MIN, USERNAME_PATTERN } from "../../../contract/rules.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { hashPassword } from "../auth/passwords.js";
+import { hashPassword } from "./passwords.js";
 import { anyUserExists, insertUserIfFree } from "./users.repo.js";
 
 export interface FirstAdminResult {

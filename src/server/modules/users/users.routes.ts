@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { successSchema } from "../../../contract/errors.js";
 import {
@@ -9,23 +8,26 @@ import {
   userStatusBodySchema,
 } from "../../../contract/users.js";
 import type { ZodApp } from "../../app.js";
-import { requireActor, serviceContext } from "../../plugins/auth.js";
+import { errorAnswers } from "../../openapi.js";
+import { serviceContext } from "../../plugins/auth.js";
 import { createUser, listUsers, resetPassword, setUserStatus } from "./users.service.js";
 
 const tags = ["users"];
 const security = [{ session: [] }];
-/** 401 before any input validation. */
-const signedInOnly = async (request: FastifyRequest) => {
-  requireActor(request);
-};
+const config = { permission: "canManageUsers" } as const;
 
 /** User accounts (API contract, Auth and users): list, create, enable/disable, reset password. */
 export async function usersRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/auth/users",
     {
-      onRequest: signedInOnly,
-      schema: { tags, security, summary: "All users (canManageUsers)", response: { 200: z.array(userSchema) } },
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "All users (canManageUsers)",
+        response: { 200: z.array(userSchema), ...errorAnswers(401, 403, 503) },
+      },
     },
     async (request) => listUsers(serviceContext(app, request)),
   );
@@ -33,13 +35,13 @@ export async function usersRoutes(app: ZodApp): Promise<void> {
   app.post(
     "/auth/users",
     {
-      onRequest: signedInOnly,
+      config,
       schema: {
         tags,
         security,
         summary: "Create a user (only a super_admin creates a super_admin)",
         body: createUserBodySchema,
-        response: { 201: userSchema },
+        response: { 201: userSchema, ...errorAnswers(400, 401, 403, 409, 413, 503) },
       },
     },
     async (request, reply) => {
@@ -51,14 +53,14 @@ export async function usersRoutes(app: ZodApp): Promise<void> {
   app.put(
     "/auth/users/:id/status",
     {
-      onRequest: signedInOnly,
+      config,
       schema: {
         tags,
         security,
-        summary: "Enable or disable a user (disabling ends their sessions)",
+        summary: "Enable or disable a user (disabling ends their sessions and live connections)",
         params: idParamsSchema,
         body: userStatusBodySchema,
-        response: { 200: userSchema },
+        response: { 200: userSchema, ...errorAnswers(400, 401, 403, 404, 413, 503) },
       },
     },
     async (request) => setUserStatus(serviceContext(app, request), request.params.id, request.body.is_active),
@@ -67,14 +69,14 @@ export async function usersRoutes(app: ZodApp): Promise<void> {
   app.put(
     "/auth/users/:id/password",
     {
-      onRequest: signedInOnly,
+      config,
       schema: {
         tags,
         security,
-        summary: "Set a user's password (ends their sessions)",
+        summary: "Set a user's password (ends their sessions and live connections)",
         params: idParamsSchema,
         body: resetPasswordBodySchema,
-        response: { 200: successSchema },
+        response: { 200: successSchema, ...errorAnswers(400, 401, 403, 404, 413, 503) },
       },
     },
     async (request) => {

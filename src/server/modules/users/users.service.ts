@@ -1,12 +1,13 @@
 import type { z } from "zod";
-import { can, canTouchRole } from "../../../contract/permissions.js";
+import { canTouchRole } from "../../../contract/permissions.js";
 import { MESSAGES } from "../../../contract/rules.js";
 import type { createUserBodySchema, User } from "../../../contract/users.js";
 import { badRequest, conflict, forbidden, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import { withTransaction } from "../../db/tx.js";
-import { hashPassword } from "../auth/passwords.js";
-import { deleteUserSessions } from "../auth/sessions.repo.js";
+import { requirePermission } from "../../permissions.js";
+import { deleteUserSessions } from "../sessions/sessions.repo.js";
+import { hashPassword } from "./passwords.js";
 import {
   findUserById,
   insertUserIfFree,
@@ -22,18 +23,14 @@ export type CreateUserInput = z.output<typeof createUserBodySchema>;
 const USER_NOT_FOUND = "User not found";
 const PROTECTED = "This account is protected and can only be modified by other super administrators.";
 
-function requireManageUsers(ctx: ServiceContext): void {
-  if (!can(ctx.actor.role, "canManageUsers")) throw forbidden();
-}
-
 export async function listUsers(ctx: ServiceContext): Promise<User[]> {
-  requireManageUsers(ctx);
+  requirePermission(ctx, "canManageUsers");
   return (await listUserRows(ctx.db)).map(toUser);
 }
 
 /** 403 for a super_admin unless the caller is one; 409 when the name is taken in any letter case. */
 export async function createUser(ctx: ServiceContext, input: CreateUserInput): Promise<User> {
-  requireManageUsers(ctx);
+  requirePermission(ctx, "canManageUsers");
   if (!canTouchRole(ctx.actor.role, input.role)) throw forbidden("Only a super administrator can create a super administrator");
   const passwordHash = await hashPassword(input.password);
   const row = await insertUserIfFree(ctx.db, { username: input.username, passwordHash, role: input.role });
@@ -41,9 +38,9 @@ export async function createUser(ctx: ServiceContext, input: CreateUserInput): P
   return toUser(row);
 }
 
-/** Disabling ends the user's sessions in the same transaction and drops their sockets after commit. */
+/** Disabling ends the user's sessions in the same transaction; after the commit the sessions module closes their sockets. */
 export async function setUserStatus(ctx: ServiceContext, id: number, isActive: boolean): Promise<User> {
-  requireManageUsers(ctx);
+  requirePermission(ctx, "canManageUsers");
   if (id === ctx.actor.id && !isActive) throw badRequest(MESSAGES.ownAccount);
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const target = await lockUserById(tx, id);
@@ -61,7 +58,7 @@ export async function setUserStatus(ctx: ServiceContext, id: number, isActive: b
 
 /** A new password ends every session of that user (in the same transaction) and their sockets. */
 export async function resetPassword(ctx: ServiceContext, id: number, newPassword: string): Promise<void> {
-  requireManageUsers(ctx);
+  requirePermission(ctx, "canManageUsers");
   const target = await findUserById(ctx.db, id);
   if (!target) throw notFound(USER_NOT_FOUND);
   if (!canTouchRole(ctx.actor.role, target.role)) throw forbidden(PROTECTED);

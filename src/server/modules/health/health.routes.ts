@@ -1,0 +1,24 @@
+import { z } from "zod";
+import type { ZodApp } from "../../app.js";
+import { ping } from "../../db/client.js";
+import { errorAnswers } from "../../openapi.js";
+
+/** GET /api/health: whether the database answers, for a supervisor or a load balancer (API contract, last section). */
+export async function healthRoutes(app: ZodApp): Promise<void> {
+  app.get(
+    "/health",
+    {
+      config: { public: true },
+      schema: {
+        tags: ["health"],
+        summary: "200 when the database answers, 503 otherwise",
+        response: { 200: z.object({ status: z.literal("ok") }), ...errorAnswers(503) },
+      },
+    },
+    async () => {
+      // A failure is a 503 through the error handler (the database is unavailable).
+      await ping(app.db);
+      return { status: "ok" as const };
+    },
+  );
+}
