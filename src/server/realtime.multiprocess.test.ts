@@ -1,164 +1,30 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InventoryUpdate, OnlineUser } from "../contract/events.js";
 import type { Product } from "../contract/products.js";
 import { TestSocket } from "./modules/realtime/socket-client.test-support.js";
+import { ADMIN, api, login, type ServerProcess, ServerProcesses } from "./test/server-processes.js";
 
 /**
- * Two real server processes on one PostgreSQL database: live events and presence cross
- * between them through socket.io's PostgreSQL adapter.
+ * Two real server processes on one PostgreSQL database: live events, presence and ended
+ * sessions cross between them through socket.io's PostgreSQL adapter.
  */
 
 type UserCount = { count: number; users: OnlineUser[] };
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-const ADMIN = { username: "mp_admin", password: "multi-process-admin-pw" };
-const START_TIMEOUT_MS = 90_000;
-
-interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
-let dbName: string;
-let dbUrl: string;
-let dataDir: string;
-const servers: ServerProcess[] = [];
-const sockets: TestSocket[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: BASE_URL, connectionTimeoutMillis: 5_000 });
-  try {
-    await client.connect();
-  } catch (err) {
-    throw new Error(
-      `PostgreSQL is not reachable at ${BASE_URL} (${(err as Error).message}). This test needs a running PostgreSQL server: start one or point DATABASE_URL at one.`,
-    );
-  }
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Starts `npx tsx src/server/main.ts`-equivalent on a free port and waits until /api/health answers. */
-async function startServer(): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: dbUrl,
-      DATA_DIR: dataDir,
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: "warn",
-      CLIENT_DIR: join(dataDir, "no-client"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  child.stdout?.on("data", (d) => output.push(String(d)));
-  child.stderr?.on("data", (d) => output.push(String(d)));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const server = { url: `http://127.0.0.1:${port}`, child, output, exited };
-  servers.push(server);
-
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join("")}`);
-    try {
-      const res = await fetch(`${server.url}/api/health`);
-      if (res.ok) return server;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server on port ${port} did not start:\n${output.join("")}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Signs in over HTTP and returns the session cookie. */
-async function login(server: ServerProcess, username: string, password: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, password }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("blez_session="));
-  if (!cookie) throw new Error("login set no session cookie");
-  return cookie.split(";")[0] as string;
-}
-
-async function api<T>(server: ServerProcess, cookie: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
-
-/** A socket on `server`, authenticated with a token from that server's GET /api/auth/socket-token. */
-async function onlineAt(server: ServerProcess, cookie: string): Promise<TestSocket> {
-  const socket = new TestSocket(server.url);
-  sockets.push(socket);
-  await socket.connected();
-  const { status, body } = await api<{ token: string }>(server, cookie, "GET", "/api/auth/socket-token");
-  expect(status).toBe(200);
-  socket.authenticate(body.token);
-  await socket.next("authenticated");
-  return socket;
-}
-
+let cluster: ServerProcesses;
+let servers: ServerProcess[] = [];
+const onlineAt = (server: ServerProcess, cookie: string) => cluster.onlineAt(server, cookie);
 const countIs = (n: number) => (p: UserCount) => p.count === n;
 
 beforeAll(async () => {
-  const name = `blez_mp_${Date.now()}_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`create database "${name}"`);
-  dbName = name;
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  dbUrl = url.toString();
-  dataDir = mkdtempSync(join(tmpdir(), "blez-mp-"));
+  cluster = await ServerProcesses.create("blez_mp");
   // Both at once, as a deployment would: migrations and the first admin must cope.
-  await Promise.all([startServer(), startServer()]);
-}, 2 * START_TIMEOUT_MS);
+  servers = await Promise.all([cluster.start(), cluster.start()]);
+}, 180_000);
 
 afterAll(async () => {
-  for (const s of sockets) s.close();
-  for (const s of servers) {
-    if (s.child.exitCode === null) s.child.kill("SIGKILL");
-    await s.exited;
-  }
-  if (dbName) await adminQuery(`drop database if exists "${dbName}" with (force)`);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await cluster?.close();
 }, 60_000);
 
 describe("two server processes on one PostgreSQL database", () => {
@@ -225,6 +91,31 @@ describe("two server processes on one PostgreSQL database", () => {
       count: 1,
       users: [{ username: ADMIN.username, role: "super_admin" }],
     });
+  });
+
+  it("signing out through one process closes the session's socket on the other, which refuses the cookie at once", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const cookie = await login(a, ADMIN.username, ADMIN.password);
+    const other = await login(a, ADMIN.username, ADMIN.password);
+    // Both processes have validated the session (and keep it in their caches).
+    expect((await api(b, cookie, "GET", "/api/auth/me")).status).toBe(200);
+    expect((await api(a, cookie, "GET", "/api/auth/me")).status).toBe(200);
+    const onB = await onlineAt(b, cookie);
+    const otherOnB = await onlineAt(b, other);
+    const staleToken = (await api<{ token: string }>(a, cookie, "GET", "/api/auth/socket-token")).body.token;
+
+    expect((await api(a, cookie, "POST", "/api/auth/logout")).status).toBe(200);
+    expect(await onB.next("disconnect")).toBe("io server disconnect");
+    expect((await api(b, cookie, "GET", "/api/auth/me")).status).toBe(401);
+    // A token fetched before the sign-out is refused by the other process too.
+    const late = new TestSocket(b.url);
+    cluster.sockets.push(late);
+    await late.connected();
+    late.authenticate(staleToken);
+    expect(await late.next("auth_error")).toMatchObject({ reason: "invalid_token" });
+    // The same user's other session is untouched.
+    expect(otherOnB.socket.connected).toBe(true);
+    expect((await api(b, other, "GET", "/api/auth/me")).status).toBe(200);
   });
 
   it("a process stopped with SIGTERM exits promptly with sockets open, and the other counts its users out", async () => {

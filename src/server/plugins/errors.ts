@@ -30,6 +30,8 @@ const DB_DOWN_MESSAGES = [
   /timeout exceeded when trying to connect/i,
   /Client was closed and is not queryable/i,
   /Client has encountered a connection error and is not queryable/i,
+  // The database is closed to connections (ALTER DATABASE ... ALLOW_CONNECTIONS false, maintenance).
+  /is not currently accepting connections/i,
 ];
 /** SQLSTATE class 22 (data exception: out of range, invalid text representation, ...) is bad input. */
 const PG_DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
