@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { adminApi, createProduct, createUser, signIn, uniqueName } from "./support/api";
-import { letLiveToastsPassClicks, productCard } from "./support/page";
+import { letLiveToastsPassClicks, preferCardView, productCard } from "./support/page";
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
@@ -13,6 +13,7 @@ test.afterAll(async () => {
 test("the audit trail shows the changes just made, by tab, user and date", async ({ page }) => {
   const user = await createUser(api, "manager");
   const product = await createProduct(api, { product_name: uniqueName("Audited"), vendor: "Topps", quantity_on_hand: 4 });
+  await preferCardView(page);
   await signIn(page, user);
   await letLiveToastsPassClicks(page);
   const search = page.getByRole("searchbox", { name: "Search products" });
@@ -76,6 +77,7 @@ test("the audit trail shows the changes just made, by tab, user and date", async
 test("one product's trail, and the empty lists", async ({ page }) => {
   const user = await createUser(api, "inventory");
   const product = await createProduct(api, { product_name: uniqueName("Single"), quantity_on_hand: 0 });
+  await preferCardView(page);
   await signIn(page, user);
   await letLiveToastsPassClicks(page);
   await page.getByRole("searchbox", { name: "Search products" }).fill(product.barcode);

@@ -5,7 +5,7 @@ import { parseCsvText } from "../src/client/features/csv/csv-import";
 import type { Product } from "../src/contract/products";
 import { CSV_COLUMNS, CSV_EXPORT_COLUMNS } from "../src/contract/rules";
 import { adminApi, createProduct, createUser, signIn, uniqueEan13, uniqueName } from "./support/api";
-import { letLiveToastsPassClicks } from "./support/page";
+import { letLiveToastsPassClicks, preferCardView } from "./support/page";
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
@@ -19,6 +19,7 @@ const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url)
 
 async function openCsvDialog(page: Page) {
   const user = await createUser(api, "inventory");
+  await preferCardView(page);
   await signIn(page, user);
   await letLiveToastsPassClicks(page);
   await page.getByRole("button", { name: "Import/Export CSV" }).click();

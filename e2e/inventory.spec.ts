@@ -3,7 +3,7 @@ import type { Product } from "../src/contract/products";
 import { adminApi, createProduct, createUser, signIn, uniqueEan13, uniqueName } from "./support/api";
 import { E2E_BASE_URL } from "./support/env";
 import { barcodeVideo, launchWithCamera } from "./support/fake-camera";
-import { expectNoAxeViolations, letLiveToastsPassClicks, productCard } from "./support/page";
+import { expectNoAxeViolations, letLiveToastsPassClicks, preferCardView, productCard } from "./support/page";
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
@@ -15,6 +15,7 @@ test.afterAll(async () => {
 
 async function openInventory(page: Page, role: "manager" | "inventory" = "manager") {
   const user = await createUser(api, role);
+  await preferCardView(page);
   await signIn(page, user);
   await letLiveToastsPassClicks(page);
   await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();

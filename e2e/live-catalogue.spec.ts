@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Product } from "../src/contract/products";
 import { adminApi, createProduct, createUser, signIn, uniqueName, userApi } from "./support/api";
-import { letLiveToastsPassClicks, productCard } from "./support/page";
+import { letLiveToastsPassClicks, preferCardView, productCard } from "./support/page";
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
@@ -34,6 +34,7 @@ function countListDownloads(page: Page): () => number {
 }
 
 async function openInventory(page: Page) {
+  await preferCardView(page);
   await signIn(page, await createUser(api, "inventory"));
   await letLiveToastsPassClicks(page);
   await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
@@ -102,6 +103,7 @@ test("an edit of the vendor keeps the stock another user sold meanwhile", async 
 
 test("a SOLD tap on the streamer view shows 10 then 9, once, whichever of its event and its answer comes first", async ({ page }) => {
   const listDownloads = countListDownloads(page);
+  await preferCardView(page);
   await signIn(page, await createUser(api, "streamer"));
   await expect(page.getByTestId("live-state")).toHaveText("Live");
   const product = await createProduct(api, { quantity_on_hand: 10 });

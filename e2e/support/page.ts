@@ -19,3 +19,17 @@ export async function letLiveToastsPassClicks(page: Page) {
 /** The inventory grid's card of one product. */
 export const productCard = (page: Page, p: Pick<Product, "barcode">) =>
   page.locator(`[data-testid="product-card"][data-barcode="${p.barcode}"]`);
+
+/** The inventory shows cards (the table is the default on wide screens): for tests written against the cards. */
+export async function preferCardView(page: Page) {
+  await page.addInitScript(() => localStorage.setItem("blez-inventory-view", "grid"));
+}
+
+/** The inventory shows the table. */
+export async function preferTableView(page: Page) {
+  await page.addInitScript(() => localStorage.setItem("blez-inventory-view", "table"));
+}
+
+/** The inventory table's row of one product. */
+export const productRow = (page: Page, p: Pick<Product, "barcode">) =>
+  page.locator(`[data-testid="product-row"][data-barcode="${p.barcode}"]`);

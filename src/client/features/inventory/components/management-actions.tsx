@@ -3,6 +3,7 @@ import { DropdownMenu } from "radix-ui";
 import type { ReactNode } from "react";
 import { Button } from "../../../components/ui/button";
 import { cn } from "../../../lib/cn";
+import { mainLandmark } from "../../../lib/main-landmark";
 import type { ViewMode } from "../view-prefs";
 
 export type ManagementAction = "scan" | "add" | "csv" | "audit";
@@ -34,7 +35,8 @@ export function ManagementActions({ onAction }: { onAction: (action: ManagementA
               <ChevronDown aria-hidden="true" className="h-4 w-4" />
             </Button>
           </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
+          {/* Inside <main>: the open menu stays within a landmark (axe region). */}
+          <DropdownMenu.Portal container={mainLandmark()}>
             <DropdownMenu.Content
               align="end"
               sideOffset={4}

@@ -3,6 +3,7 @@ import { DropdownMenu } from "radix-ui";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { cn } from "../../../lib/cn";
+import { mainLandmark } from "../../../lib/main-landmark";
 
 export interface ProductActionHandlers {
   onEdit: (product: Product) => void;
@@ -94,7 +95,8 @@ export function ProductActions({
               <MoreVertical aria-hidden="true" className="h-5 w-5" />
             </Button>
           </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
+          {/* Inside <main>: the open menu stays within a landmark (axe region). */}
+          <DropdownMenu.Portal container={mainLandmark()}>
             <DropdownMenu.Content
               align="end"
               sideOffset={4}
