@@ -41,6 +41,16 @@ beforeAll(async () => {
   routes.set("/slow", (_req, res) => {
     setTimeout(() => json(res, 200, {}), 2000).unref();
   });
+  // The status and part of the body, then nothing more.
+  routes.set("/stalled-body", (_req, res) => {
+    res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
+    res.write('{"id": 1, "product_name": "Ca');
+  });
+  // The status and part of the body, then the connection breaks.
+  routes.set("/dropped-body", (_req, res) => {
+    res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
+    res.write('{"id": 1, "product_name": "Ca', () => setTimeout(() => res.socket?.destroy(), 20));
+  });
   server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => {
@@ -137,6 +147,20 @@ describe("apiFetch", () => {
     const err = await failure(apiFetch(`http://127.0.0.1:${port}/x`));
     expect(err.message).toBe(NETWORK_ERROR_MESSAGE);
     expect(err.message).toBe("Network error. Please check your connection.");
+    expect(err.isNetworkError).toBe(true);
+    expect(err.status).toBeNull();
+  });
+
+  it("reports a timeout when the body stalls after the status arrived", async () => {
+    const err = await failure(apiFetch(`${base}/stalled-body`, { timeoutMs: 300 }));
+    expect(err.message).toBe(TIMEOUT_ERROR_MESSAGE);
+    expect(err.isTimeout).toBe(true);
+    expect(err.isNetworkError).toBe(false);
+  });
+
+  it("reports a network error when the connection drops while the body arrives", async () => {
+    const err = await failure(apiFetch(`${base}/dropped-body`));
+    expect(err.message).toBe(NETWORK_ERROR_MESSAGE);
     expect(err.isNetworkError).toBe(true);
     expect(err.status).toBeNull();
   });

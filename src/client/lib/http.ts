@@ -67,7 +67,11 @@ export interface ApiFetchOptions {
   timeoutMs?: number;
 }
 
-/** Every call to the server: same origin, cookies sent, JSON, 10 s timeout, normalised errors. */
+/**
+ * Every call to the server: same origin, cookies sent, JSON, 10 s timeout (for the whole answer,
+ * body included), and errors normalised in every phase (no answer, an error status, a body that
+ * stalls or breaks off).
+ */
 export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Promise<T> {
   return (await apiRequest<T>(path, opts)).data;
 }
@@ -94,7 +98,15 @@ export async function apiRequest<T>(path: string, opts: ApiFetchOptions = {}): P
     if (timeout.aborted) throw new ApiError(TIMEOUT_ERROR_MESSAGE, { timeout: true });
     throw normaliseError(err);
   }
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (err) {
+    // The answer started but its body stalled or the connection dropped half-way.
+    if (timeout.aborted) throw new ApiError(TIMEOUT_ERROR_MESSAGE, { timeout: true });
+    if (opts.signal?.aborted) throw normaliseError(err);
+    throw new ApiError(NETWORK_ERROR_MESSAGE, { network: true });
+  }
   let data: unknown = null;
   if (text) {
     try {

@@ -8,14 +8,39 @@ export function isRetryable(err: unknown): boolean {
   return err instanceof ApiError && (err.isNetworkError || err.isTimeout || err.isServerError);
 }
 
-/** Calls `call`, and again after each delay while it fails with a retryable error. */
-export async function withRetries<T>(call: () => Promise<T>, delaysMs: readonly number[], wait: Sleep = sleep): Promise<T> {
+export interface RetryPolicy {
+  /** The waits between tries, in order. */
+  delaysMs: readonly number[];
+  /**
+   * Keep trying (repeating the last wait) until at least this long after the first try: a
+   * database restart then ends in an answer rather than an error.
+   */
+  retryForMs?: number;
+}
+
+/**
+ * Calls `call`, and again after each wait while it fails with a retryable error: once per
+ * delay, or with `retryForMs` until that much time has passed. The last error is thrown.
+ */
+export async function withRetries<T>(
+  call: () => Promise<T>,
+  policy: readonly number[] | RetryPolicy,
+  wait: Sleep = sleep,
+  now: () => number = Date.now,
+): Promise<T> {
+  const { delaysMs, retryForMs }: RetryPolicy = "delaysMs" in policy ? policy : { delaysMs: policy };
+  const started = now();
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
     } catch (err) {
-      const delay = delaysMs[attempt];
-      if (delay === undefined || !isRetryable(err)) throw err;
+      if (!isRetryable(err)) throw err;
+      let delay = delaysMs[attempt];
+      if (retryForMs !== undefined) {
+        if (now() - started >= retryForMs) throw err;
+        delay ??= delaysMs.at(-1);
+      }
+      if (delay === undefined) throw err;
       await wait(delay);
     }
   }

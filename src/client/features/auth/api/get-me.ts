@@ -1,13 +1,19 @@
 import type { User } from "../../../../contract/users";
 import { ApiError, apiFetch } from "../../../lib/http";
 
-/** GET /api/auth/me: the signed-in user, or null when there is none (401). Other failures are logged. */
+/**
+ * GET /api/auth/me: the signed-in user, or null when there is none (401). Any other failure (the
+ * server or its database briefly unavailable, no network) is logged and thrown: a first check
+ * then leaves the user signed out, and a later re-check keeps the user signed in as they were
+ * instead of signing them out because of an outage.
+ */
 export async function getMe(signal?: AbortSignal): Promise<User | null> {
   try {
     const body = await apiFetch<{ user: User }>("/api/auth/me", { signal });
     return body.user ?? null;
   } catch (err) {
-    if (!(err instanceof ApiError && err.status === 401)) console.error("Failed to check the current user", err);
-    return null;
+    if (err instanceof ApiError && err.status === 401) return null;
+    console.error("Failed to check the current user", err);
+    throw err;
   }
 }

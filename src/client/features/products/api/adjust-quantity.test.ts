@@ -14,8 +14,10 @@ afterEach(async () => {
   }
 });
 
-/** A server that answers the n-th request with `answers[n]` ("drop" closes the connection unanswered). */
-async function serve(answers: Array<"drop" | { status: number; body: unknown }>) {
+type Answer = "drop" | { status: number; body: unknown };
+
+/** A server that answers the n-th request with `answer(n)` ("drop" closes the connection unanswered). */
+async function serve(answer: (n: number) => Answer) {
   const seen: Array<{ key: string | undefined; url: string | undefined; body: string }> = [];
   server = createServer((req, res) => {
     let body = "";
@@ -24,28 +26,40 @@ async function serve(answers: Array<"drop" | { status: number; body: unknown }>)
     });
     req.on("end", () => {
       seen.push({ key: req.headers["idempotency-key"] as string | undefined, url: req.url, body });
-      const answer = answers[seen.length - 1] ?? { status: 500, body: {} };
-      if (answer === "drop") {
+      const a = answer(seen.length - 1);
+      if (a === "drop") {
         req.socket.destroy();
         return;
       }
-      res.writeHead(answer.status, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(answer.body));
+      res.writeHead(a.status, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(a.body));
     });
   });
   await new Promise<void>((r) => server?.listen(0, "127.0.0.1", r));
-  return { seen, port: (server.address() as AddressInfo).port };
+  return { seen, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const noWait = async () => {};
+/** A clock that only moves when the retries wait: no real waiting in these tests. */
+function fakeClock() {
+  const clock = {
+    t: 0,
+    now: () => clock.t,
+    wait: async (ms: number) => {
+      clock.t += ms;
+    },
+  };
+  return clock;
+}
+
+const DOWN = { status: 503, body: { error: "Database unavailable. Please try again shortly." } };
 
 describe("adjustQuantity", () => {
   it("retries a lost answer with the same Idempotency-Key", async () => {
     const product = { id: 3, quantity_on_hand: 9 };
-    const { seen, port } = await serve(["drop", { status: 503, body: {} }, { status: 200, body: product }]);
-    // apiFetch takes any URL; point it at the test server through the path.
+    const { seen, origin } = await serve((n) => (["drop", DOWN][n] as Answer) ?? { status: 200, body: product });
     const key = newIdempotencyKey();
-    const result = await adjustQuantity(3, { quantity_change: -1, reason: "Streamer adjustment" }, key, noWait, `http://127.0.0.1:${port}`);
+    const clock = fakeClock();
+    const result = await adjustQuantity(3, { quantity_change: -1, reason: "Streamer adjustment" }, key, { origin, ...clock });
     expect(result).toEqual(product);
     expect(seen).toHaveLength(3);
     for (const req of seen) {
@@ -55,9 +69,32 @@ describe("adjustQuantity", () => {
     }
   });
 
+  it("keeps retrying through a 25 s database restart, with the same key, and ends applied once", async () => {
+    const clock = fakeClock();
+    const product = { id: 3, quantity_on_hand: 8 };
+    // The database is back 25 s after the first try.
+    const { seen, origin } = await serve(() => (clock.t < 25_000 ? DOWN : { status: 200, body: product }));
+    const result = await adjustQuantity(3, { quantity_change: -1 }, "k-restart", { origin, ...clock });
+    expect(result).toEqual(product);
+    expect(clock.t).toBeGreaterThanOrEqual(25_000);
+    expect(new Set(seen.map((r) => r.key))).toEqual(new Set(["k-restart"]));
+    expect(seen.length).toBeGreaterThan(5);
+  });
+
+  it("gives up only after at least 30 s, with the server's reason", async () => {
+    const clock = fakeClock();
+    const { seen, origin } = await serve(() => DOWN);
+    const err = await adjustQuantity(3, { quantity_change: -1 }, "k-down", { origin, ...clock }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toBe("Database unavailable. Please try again shortly.");
+    expect((err as ApiError).status).toBe(503);
+    expect(clock.t).toBeGreaterThanOrEqual(30_000);
+    expect(seen.every((r) => r.key === "k-down")).toBe(true);
+  });
+
   it("does not retry a refusal (4xx) and keeps the server's reason", async () => {
-    const { seen, port } = await serve([{ status: 409, body: { error: "Insufficient stock" } }]);
-    const err = await adjustQuantity(3, { quantity_change: -1 }, "k-1", noWait, `http://127.0.0.1:${port}`).catch((e: unknown) => e);
+    const { seen, origin } = await serve(() => ({ status: 409, body: { error: "Insufficient stock" } }));
+    const err = await adjustQuantity(3, { quantity_change: -1 }, "k-1", { origin, ...fakeClock() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toBe("Insufficient stock");
     expect(seen).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_HEADER, type Product, type QuantityChangeBody } from "../../../../contract/products";
 import { apiFetch } from "../../../lib/http";
-import { type Sleep, sleep, withRetries } from "../../../lib/retry";
+import { type RetryPolicy, type Sleep, sleep, withRetries } from "../../../lib/retry";
 
 /** A fresh key per change; crypto.randomUUID needs a secure context, so fall back to random bytes. */
 export function newIdempotencyKey(): string {
@@ -9,23 +9,35 @@ export function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const RETRY_DELAYS_MS = [300, 1000, 2500];
+/**
+ * A tap rides out a database restart: lost answers, timeouts and 5xx (503 while the database is
+ * down) are retried with the same key for at least 30 s; the tap shows as pending meanwhile.
+ */
+export const TAP_RETRY: RetryPolicy = { delaysMs: [300, 1000, 2000, 3000, 5000], retryForMs: 30_000 };
+
+export interface AdjustQuantityOptions {
+  /** Server origin; same origin in the app. */
+  origin?: string;
+  /** The clock the retries run on (tests pass a fake one). */
+  wait?: Sleep;
+  now?: () => number;
+}
 
 /**
  * PUT /api/products/{id}/quantity with an Idempotency-Key. A lost answer is retried with the
- * same key, so the server applies the change once however many times it is sent.
+ * same key, so the server applies the change once however many times it is sent; a refusal
+ * (4xx) is not retried and carries the server's reason, as does the last error after 30 s.
  */
 export function adjustQuantity(
   id: number,
   body: QuantityChangeBody,
   key: string = newIdempotencyKey(),
-  wait: Sleep = sleep,
-  /** Server origin; same origin in the app. */
-  origin = "",
+  { origin = "", wait = sleep, now = Date.now }: AdjustQuantityOptions = {},
 ): Promise<Product> {
   return withRetries(
     () => apiFetch<Product>(`${origin}/api/products/${id}/quantity`, { method: "PUT", body, headers: { [IDEMPOTENCY_HEADER]: key } }),
-    RETRY_DELAYS_MS,
+    TAP_RETRY,
     wait,
+    now,
   );
 }
