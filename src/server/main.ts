@@ -1,6 +1,7 @@
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/client.js";
+import { reportSharedGtins } from "./modules/products/products.service.js";
 import { ensureFirstAdmin } from "./modules/users/bootstrap.js";
 
 async function main() {
@@ -8,6 +9,8 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const app = await buildApp({ config, database });
   await ensureFirstAdmin(database.db, config, app.log);
+  // Products that were two forms of one GTIN before barcodes were compared as GTINs (migration 0005).
+  await reportSharedGtins(database.db, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -74,6 +74,12 @@ export const products = pgTable(
   {
     id: serial("id").primaryKey(),
     barcode: text("barcode").notNull(),
+    /**
+     * What the barcode is compared by: gtinKey() of contract/gtin.ts (its SQL twin gtin_key()
+     * fills it on every insert and barcode change, migration 0005). NULL only on a product that
+     * already shared a GTIN with an older one when the key came in: found by its exact barcode.
+     */
+    barcodeKey: text("barcode_key"),
     productName: text("product_name").notNull(),
     vendor: text("vendor").notNull(),
     releaseYear: integer("release_year"),
@@ -87,6 +93,7 @@ export const products = pgTable(
   },
   (t) => [
     uniqueIndex("products_barcode_idx").on(t.barcode),
+    uniqueIndex("products_barcode_key_idx").on(t.barcodeKey),
     index("products_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("products_revision_idx").on(t.revision),
     check("products_quantity_check", sql`${t.quantityOnHand} >= 0`),

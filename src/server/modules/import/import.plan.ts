@@ -1,3 +1,4 @@
+import { gtinKey } from "../../../contract/gtin.js";
 import {
   checkImportRow,
   IMPORT_FIELDS,
@@ -31,33 +32,42 @@ export const duplicateMessage = (row: number, barcode: string, firstRow: number)
 
 /**
  * Validates every row with the spec's CSV rules (`checkImportRow`). A barcode that appears again
- * later in the same file is reported as an error on the later row; the first occurrence is imported.
+ * later in the same file (also as another form of the same GTIN, contract/gtin.ts) is reported as
+ * an error on the later row; the first occurrence is imported.
  */
 export function checkRows(inputs: ImportRowInput[]): CheckedRows {
   const firstRowOf = new Map<string, number>();
+  const barcodes: string[] = [];
   const checks: CheckedRows["checks"] = inputs.map((input, index) => {
     const row = index + 2;
     const check = checkImportRow(input, index);
     const barcode = check.ok ? check.row.barcode : String(input.barcode ?? "").trim();
     if (!check.ok) return { row, barcode, ok: false, errors: check.errors };
-    const first = firstRowOf.get(barcode);
+    const key = gtinKey(barcode);
+    const first = firstRowOf.get(key);
     if (first !== undefined) return { row, barcode, ok: false, errors: [duplicateMessage(row, barcode, first)] };
-    firstRowOf.set(barcode, row);
+    firstRowOf.set(key, row);
+    barcodes.push(barcode);
     return { row, barcode, ok: true, values: check.row };
   });
-  return { checks, barcodes: [...firstRowOf.keys()] };
+  return { checks, barcodes };
 }
 
 export function importedValues(row: ImportRow): AuditedValues {
   return { ...row };
 }
 
-/** Matches the valid rows to the existing products by barcode and decides each row's action. */
+/**
+ * Matches the valid rows to the existing products and decides each row's action: by exact
+ * barcode first, else by GTIN (a file whose barcodes lost their leading zeros updates the
+ * products it names instead of creating them again). The stored barcode is never changed.
+ */
 export function planRows(checked: CheckedRows, existing: ProductRow[]): PlannedRow[] {
   const byBarcode = new Map(existing.map((p) => [p.barcode, p]));
+  const byKey = new Map(existing.flatMap((p) => (p.barcodeKey === null ? [] : [[p.barcodeKey, p] as const])));
   return checked.checks.map((c): PlannedRow => {
     if (!c.ok) return { row: c.row, barcode: c.barcode, action: "invalid", errors: c.errors };
-    const current = byBarcode.get(c.values.barcode);
+    const current = byBarcode.get(c.values.barcode) ?? byKey.get(gtinKey(c.values.barcode));
     if (!current) return { row: c.row, barcode: c.barcode, action: "create", values: c.values };
     const changes = diffValues(auditedValues(current), importedValues(c.values));
     if (changes.fields.length === 0) return { row: c.row, barcode: c.barcode, action: "unchanged", current };
@@ -65,11 +75,18 @@ export function planRows(checked: CheckedRows, existing: ProductRow[]): PlannedR
   });
 }
 
-/** The rows an import writes: new barcodes with every field, planned updates with the fields that differ. */
+/**
+ * The rows an import writes: new barcodes with every field and their GTIN key, planned updates
+ * with the id of the product they matched and the fields that differ.
+ */
 export function stagedRows(plan: PlannedRow[]): StagedRow[] {
   return plan.flatMap((p): StagedRow[] => {
-    if (p.action === "create") return [{ ...p.values, action: "create", fields: [...IMPORT_FIELDS] }];
-    if (p.action === "update") return [{ ...p.values, action: "update", fields: p.changes.fields as ImportField[] }];
+    if (p.action === "create") {
+      return [{ ...p.values, action: "create", fields: [...IMPORT_FIELDS], id: null, barcode_key: gtinKey(p.values.barcode) }];
+    }
+    if (p.action === "update") {
+      return [{ ...p.values, action: "update", fields: p.changes.fields as ImportField[], id: p.current.id, barcode_key: null }];
+    }
     return [];
   });
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { gtinKey } from "../../../contract/gtin.js";
 import type { ImportField, ImportRow } from "../../../contract/import.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema.js";
@@ -8,17 +9,28 @@ import type { ProductRow } from "../products/products.repo.js";
 
 const IMPORT_NOTE = "CSV import";
 
-/** The existing products with these barcodes, in one statement, without locking them (a snapshot to plan against). */
+/**
+ * The existing products with these barcodes or another form of their GTINs (contract/gtin.ts),
+ * in one statement, without locking them (a snapshot to plan against).
+ */
 export async function findProductsByBarcodes(db: Db, barcodes: string[]): Promise<ProductRow[]> {
   if (barcodes.length === 0) return [];
+  const keys = [...new Set(barcodes.map(gtinKey))];
   return db
     .select()
     .from(products)
-    .where(sql`${products.barcode} in (select jsonb_array_elements_text(${jsonParam(barcodes)}))`);
+    .where(
+      sql`${products.barcodeKey} in (select jsonb_array_elements_text(${jsonParam(keys)}))
+        or ${products.barcode} in (select jsonb_array_elements_text(${jsonParam(barcodes)}))`,
+    );
 }
 
-/** A row to write: a new barcode (all fields) or a planned update (the fields that differed in the snapshot). */
-export type StagedRow = ImportRow & { action: "create" | "update"; fields: ImportField[] };
+/**
+ * A row to write: a new barcode (all fields, and its GTIN key to find it by when another
+ * transaction created it first) or a planned update (the matched product's id, the fields that
+ * differed in the snapshot).
+ */
+export type StagedRow = ImportRow & { action: "create" | "update"; fields: ImportField[]; id: number | null; barcode_key: string | null };
 
 /** Who imports, for the audit rows. */
 export interface Importer {
@@ -42,14 +54,15 @@ const writtenOf = (result: unknown): Written => {
 export async function stageImport(tx: Db, rows: StagedRow[]): Promise<void> {
   await tx.execute(sql`
     create temp table import_stage on commit drop as
-    select * from jsonb_to_recordset(${jsonParam(rows)}) as x(action text, fields text[], barcode text, product_name text,
-      vendor text, release_year integer, quantity_on_hand integer, is_active boolean)`);
+    select * from jsonb_to_recordset(${jsonParam(rows)}) as x(action text, fields text[], id integer, barcode_key text,
+      barcode text, product_name text, vendor text, release_year integer, quantity_on_hand integer, is_active boolean)`);
 }
 
 /**
  * Creates the staged new barcodes, with their audit rows, in one statement; all of them get one
- * new revision. A barcode another transaction created first is left out (ON CONFLICT DO NOTHING,
- * which waits for that transaction): applyImportUpdates then treats it as an update.
+ * new revision. A barcode (or another form of its GTIN) another transaction created first is
+ * left out (ON CONFLICT DO NOTHING, which waits for that transaction): applyImportUpdates then
+ * treats it as an update.
  */
 export async function insertNewProducts(tx: Db, who: Importer): Promise<Written> {
   return writtenOf(
@@ -61,7 +74,7 @@ export async function insertNewProducts(tx: Db, who: Importer): Promise<Written>
         where s.action = 'create'
         -- One order for every import: two imports with overlapping new barcodes wait for each other, never deadlock.
         order by s.barcode
-        on conflict (barcode) do nothing
+        on conflict do nothing
         returning id, barcode, product_name, vendor, release_year, quantity_on_hand, is_active, version, revision
       ),
       audit as (
@@ -89,8 +102,8 @@ export async function insertNewProducts(tx: Db, who: Importer): Promise<Written>
 const target = (field: ImportField) => sql.raw(`case when '${field}' = any(s.fields) then s.${field} else p.${field} end as ${field}`);
 
 /**
- * The one statement that locks: locks the products of the planned updates and of the new
- * barcodes that another transaction created first (in id order, as every import does), writes
+ * The one statement that locks: locks the products of the planned updates (by the id they
+ * matched) and of the new barcodes that another transaction created first (by GTIN key) (in id order, as every import does), writes
  * the staged fields that still differ, and inserts their audit rows with the values actually
  * replaced (read under the lock). Their revision is taken once every lock is held, so it is above
  * the revision of every change committed before; `insertRevision` is reused when it already is.
@@ -105,7 +118,10 @@ export async function applyImportUpdates(tx: Db, who: Importer, insertRevision: 
           p.quantity_on_hand as old_quantity_on_hand, p.is_active as old_is_active,
           ${target("product_name")}, ${target("vendor")}, ${target("release_year")},
           ${target("quantity_on_hand")}, ${target("is_active")}
-        from products p join import_stage s on s.barcode = p.barcode
+        from import_stage s
+          -- A new barcode: the product of its GTIN, this import's own or one another created first.
+          left join products k on s.id is null and k.barcode_key = s.barcode_key
+          join products p on p.id = coalesce(s.id, k.id)
         where s.action = 'update' or p.revision is distinct from ${insertRevision}::bigint
         order by p.id
         for update of p

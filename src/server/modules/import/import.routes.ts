@@ -17,6 +17,10 @@ export async function importRoutes(app: ZodApp): Promise<void> {
         tags: ["products"],
         security: [{ session: [] }],
         summary: "Import products by barcode; ?dry_run=true previews without writing",
+        description:
+          "Rows are matched to existing products by exact barcode, else by GTIN: a file whose barcodes lost their leading " +
+          "zeros (a spreadsheet round trip) updates the products instead of creating them again, and the stored barcode " +
+          "keeps its form. Two rows that are the same GTIN: the later one is reported as a duplicate.",
         querystring: importQuerySchema,
         body: importBodySchema,
         response: { 200: z.union([importPreviewSchema, importResultSchema]), ...errorAnswers(400, 401, 403, 413, 503) },

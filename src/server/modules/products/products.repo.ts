@@ -1,5 +1,6 @@
-import { and, eq, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, ne, or, type SQL, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { gtinKey } from "../../../contract/gtin.js";
 import type { Product } from "../../../contract/products.js";
 import { QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
@@ -75,22 +76,44 @@ const productByBarcode = prepared((db) =>
   db
     .select()
     .from(products)
-    .where(eq(products.barcode, sql.placeholder("barcode")))
+    .where(or(eq(products.barcodeKey, sql.placeholder("key")), eq(products.barcode, sql.placeholder("barcode"))))
+    // The exact barcode first: a product that shares its GTIN with an older one (no key, see
+    // migration 0005) is still found by what is printed on it.
+    .orderBy(sql`${products.barcode} = ${sql.placeholder("barcode")} desc`)
     .limit(1)
     .prepare("product_by_barcode"),
 );
 
-/** A scan's lookup (a prepared statement: it runs thousands of times a stream). */
+/**
+ * A scan's lookup by GTIN (contract/gtin.ts): `820650853548` finds the product stored as
+ * `0820650853548` and the reverse; other codes match exactly. A prepared statement: it runs
+ * thousands of times a stream.
+ */
 export async function findProductByBarcode(db: Db, barcode: string): Promise<ProductRow | undefined> {
-  const [row] = await productByBarcode(db).execute({ barcode });
+  const [row] = await productByBarcode(db).execute({ key: gtinKey(barcode), barcode });
   return row;
 }
 
-/** Whether another product than `exceptId` already has this barcode. */
+/** Whether another product than `exceptId` already has this barcode, or another form of the same GTIN. */
 export async function barcodeTaken(db: Db, barcode: string, exceptId?: number): Promise<boolean> {
-  const where = exceptId === undefined ? eq(products.barcode, barcode) : and(eq(products.barcode, barcode), ne(products.id, exceptId));
+  const same = or(eq(products.barcodeKey, gtinKey(barcode)), eq(products.barcode, barcode));
+  const where = exceptId === undefined ? same : and(same, ne(products.id, exceptId));
   const [row] = await db.select({ id: products.id }).from(products).where(where).limit(1);
   return row !== undefined;
+}
+
+/** Products that share their GTIN with an older product and so have no key (migration 0005), with that product. */
+export async function productsSharingGtin(db: Db): Promise<Array<{ id: number; barcode: string; ownerId: number; ownerBarcode: string }>> {
+  const rows = await db.execute(sql`
+    select p.id, p.barcode, o.id as owner_id, o.barcode as owner_barcode
+    from products p join products o on o.barcode_key = gtin_key(p.barcode)
+    where p.barcode_key is null order by p.id`);
+  return rowsOf<{ id: number; barcode: string; owner_id: number; owner_barcode: string }>(rows).map((r) => ({
+    id: r.id,
+    barcode: r.barcode,
+    ownerId: r.owner_id,
+    ownerBarcode: r.owner_barcode,
+  }));
 }
 
 export interface ProductValues {

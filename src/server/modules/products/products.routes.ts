@@ -23,6 +23,13 @@ import { EDIT_RULES, updateProduct } from "./product-edit.service.js";
 import { changeQuantity, createProduct, getProductByBarcode, readCatalogue, setProductStatus } from "./products.service.js";
 
 const tags = ["products"];
+/** How barcodes are compared (contract/gtin.ts), in the OpenAPI description of lookup, create, edit and import. */
+const GTIN_RULES =
+  "Barcodes are compared as GTINs: numeric codes of 8, 12, 13 or 14 digits with a valid GS1 check digit are the same " +
+  "product when they are the same GTIN-14 (UPC-A `820650853548` = EAN-13 `0820650853548`; a code that lost its leading " +
+  "zeros, down to 6 digits, is recognised; an 8-digit UPC-E is its UPC-A). Any other code (Code 128 labels, `SC-...`, " +
+  "numbers without a valid check digit) compares exactly. Two products cannot be the same GTIN (409); the stored " +
+  "barcode keeps what was typed or scanned.";
 const security = [{ session: [] }];
 const manageProducts = { permission: "canManageProducts" } as const;
 const quantityHeadersSchema = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
@@ -65,7 +72,8 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags,
         security,
-        summary: "A product by barcode (active or not)",
+        summary: "A product by barcode (active or not), compared as GTINs",
+        description: GTIN_RULES,
         params: barcodeParamsSchema,
         response: { 200: productSchema, ...errorAnswers(400, 401, 404, 503) },
       },
@@ -80,7 +88,8 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags,
         security,
-        summary: "Create a product",
+        summary: "Create a product (409 when its barcode, or another form of the same GTIN, exists)",
+        description: GTIN_RULES,
         body: createProductBodySchema,
         response: { 201: productSchema, ...errorAnswers(400, 401, 403, 409, 413, 503) },
       },
@@ -99,7 +108,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Edit some or all of a product's fields (optional version: conflicting stale edits answer 409)",
-        description: EDIT_RULES,
+        description: `${EDIT_RULES} ${GTIN_RULES}`,
         params: idParamsSchema,
         body: updateProductBodySchema,
         response: {

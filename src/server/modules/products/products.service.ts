@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { createProductBodySchema, Product, quantityChangeBodySchema } from "../../../contract/products.js";
 import { QUANTITY_REASON_DEFAULT, STOCK_MOVED } from "../../../contract/products.js";
@@ -25,6 +26,7 @@ import {
   listProductsJson,
   lockProductById,
   MAX_ID,
+  productsSharingGtin,
   productsSinceJson,
   type QuantityRefusal,
   readCatalogueRevision,
@@ -67,7 +69,23 @@ export async function readCatalogue(ctx: ServiceContext, since?: number, ifNoneM
   return { revision: watermark, etag, json: await listProductsJson(ctx.db) };
 }
 
-/** A product by barcode, active or not. */
+/**
+ * Logs the products that share their GTIN with an older product (migration 0005 left them
+ * without a key: found only by their exact barcode), so a manager can merge or fix them.
+ */
+export async function reportSharedGtins(db: ServiceContext["db"], log: Pick<FastifyBaseLogger, "warn">): Promise<number> {
+  const shared = await productsSharingGtin(db);
+  for (const p of shared) {
+    log.warn(
+      { productId: p.id, barcode: p.barcode, sameGtinAs: p.ownerId, otherBarcode: p.ownerBarcode },
+      `product ${p.id} (barcode ${p.barcode}) is the same GTIN as product ${p.ownerId} (barcode ${p.ownerBarcode}): ` +
+        "it is found only by this exact barcode (other forms of the GTIN find the other); edit one of the barcodes to tell them apart",
+    );
+  }
+  return shared.length;
+}
+
+/** A product by barcode (or another form of its GTIN), active or not. */
 export async function getProductByBarcode(ctx: ServiceContext, barcode: string): Promise<Product> {
   const row = await findProductByBarcode(ctx.db, barcode.trim());
   if (!row) throw notFound(MESSAGES.productNotFound);
