@@ -24,9 +24,16 @@ export const importRowInputSchema = z.object({
 export type ImportRowInput = z.infer<typeof importRowInputSchema>;
 
 export const IMPORT_MAX_ROWS = 50_000;
+/** Rows per call when a file is sent in parts: each part answers well within the 10 s every call gets. */
+export const IMPORT_PART_ROWS = 5_000;
+/** Rows one staged import (all its parts) may hold. */
+export const IMPORT_JOB_MAX_ROWS = 500_000;
 export const importBodySchema = z.object({
   products: z.array(importRowInputSchema).max(IMPORT_MAX_ROWS, `At most ${IMPORT_MAX_ROWS} rows per import`),
+  /** The file's row number of the first product here (a part of a larger file); 2 when absent (row 1 is the header). */
+  first_row: z.number().int().min(2).optional(),
 });
+
 export type ImportBody = z.infer<typeof importBodySchema>;
 
 export const importQuerySchema = z.object({
@@ -43,6 +50,27 @@ export const importResultSchema = z.object({
   errors: z.array(z.string()),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
+
+/**
+ * A file larger than one part: its parts are staged on the server, then committed together in
+ * one transaction (all or nothing), which runs after the commit call answers; its outcome is read
+ * with GET. Every call answers within seconds.
+ */
+export const IMPORT_JOB_STATUSES = ["staging", "committing", "done", "failed"] as const;
+export const importJobSchema = z.object({
+  id: z.string(),
+  status: z.enum(IMPORT_JOB_STATUSES),
+  /** Rows staged so far. */
+  received: z.number().int(),
+  result: importResultSchema.optional(),
+  error: z.string().optional(),
+});
+export type ImportJob = z.infer<typeof importJobSchema>;
+export const importJobParamsSchema = z.object({ id: z.string().uuid() });
+export const importPartParamsSchema = importJobParamsSchema.extend({ part: z.coerce.number().int().min(0).max(10_000) });
+export const importPartBodySchema = z.object({
+  products: z.array(importRowInputSchema).max(IMPORT_MAX_ROWS, `At most ${IMPORT_MAX_ROWS} rows per part`),
+});
 
 export const IMPORT_FIELDS = ["product_name", "vendor", "release_year", "quantity_on_hand", "is_active"] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];

@@ -35,12 +35,13 @@ export const duplicateMessage = (row: number, barcode: string, firstRow: number)
  * later in the same file (also as another form of the same GTIN, contract/gtin.ts) is reported as
  * an error on the later row; the first occurrence is imported.
  */
-export function checkRows(inputs: ImportRowInput[]): CheckedRows {
+export function checkRows(inputs: ImportRowInput[], firstRow = 2): CheckedRows {
   const firstRowOf = new Map<string, number>();
   const barcodes: string[] = [];
   const checks: CheckedRows["checks"] = inputs.map((input, index) => {
-    const row = index + 2;
-    const check = checkImportRow(input, index);
+    // A part of a larger file numbers its rows as the file does.
+    const row = index + firstRow;
+    const check = checkImportRow(input, row - 2);
     const barcode = check.ok ? check.row.barcode : String(input.barcode ?? "").trim();
     if (!check.ok) return { row, barcode, ok: false, errors: check.errors };
     const key = gtinKey(barcode);

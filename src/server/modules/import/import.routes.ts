@@ -5,6 +5,7 @@ import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import { importProducts, previewImport } from "./import.service.js";
+import { importJobRoutes } from "./import-jobs.routes.js";
 
 /** POST /api/products/import (API contract, Import and Import preview). */
 export async function importRoutes(app: ZodApp): Promise<void> {
@@ -28,7 +29,9 @@ export async function importRoutes(app: ZodApp): Promise<void> {
     },
     async (request) => {
       const ctx = serviceContext(app, request);
-      return request.query.dry_run ? previewImport(ctx, request.body.products) : importProducts(ctx, request.body.products);
+      const { products, first_row: firstRow } = request.body;
+      return request.query.dry_run ? previewImport(ctx, products, firstRow) : importProducts(ctx, products, firstRow);
     },
   );
+  await importJobRoutes(app);
 }

@@ -7,15 +7,15 @@ import { checkRows, planRows, previewRow, stagedRows, summarise } from "./import
 import { applyImportUpdates, findProductsByBarcodes, insertNewProducts, stageImport } from "./import.repo.js";
 
 /** Validates the rows and matches them against the catalogue as it is now (no lock). */
-async function planImport(ctx: ServiceContext, inputs: ImportRowInput[]) {
-  const checked = checkRows(inputs);
+async function planImport(ctx: ServiceContext, inputs: ImportRowInput[], firstRow?: number) {
+  const checked = checkRows(inputs, firstRow);
   return planRows(checked, await findProductsByBarcodes(ctx.db, checked.barcodes));
 }
 
 /** What an import would do, row by row; reads only, writes nothing. */
-export async function previewImport(ctx: ServiceContext, inputs: ImportRowInput[]): Promise<ImportPreview> {
+export async function previewImport(ctx: ServiceContext, inputs: ImportRowInput[], firstRow?: number): Promise<ImportPreview> {
   requirePermission(ctx, "canManageProducts");
-  const plan = await planImport(ctx, inputs);
+  const plan = await planImport(ctx, inputs, firstRow);
   return { ...summarise(plan), rows: plan.map(previewRow) };
 }
 
@@ -27,9 +27,9 @@ export async function previewImport(ctx: ServiceContext, inputs: ImportRowInput[
  * changed by someone else since the snapshot keeps those changes in the fields the file does not
  * change. Invalid rows are skipped and reported; unchanged rows count as skipped.
  */
-export async function importProducts(ctx: ServiceContext, inputs: ImportRowInput[]): Promise<ImportResult> {
+export async function importProducts(ctx: ServiceContext, inputs: ImportRowInput[], firstRow?: number): Promise<ImportResult> {
   requirePermission(ctx, "canManageProducts");
-  const plan = await planImport(ctx, inputs);
+  const plan = await planImport(ctx, inputs, firstRow);
   const summary = summarise(plan);
   const staged = stagedRows(plan);
   if (staged.length === 0) return summary;

@@ -1,0 +1,122 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ImportJob, ImportPreview } from "../../../contract/import.js";
+import { products } from "../../db/schema.js";
+import { signedIn } from "../../test/factories.js";
+import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { caller, newBarcode, snapshot } from "../products/products.test-support.js";
+import { ImportJobs } from "./import-jobs.js";
+
+let t: TestApp;
+let manager: ReturnType<typeof caller>;
+let other: ReturnType<typeof caller>;
+let streamer: ReturnType<typeof caller>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  manager = caller(t.app, (await signedIn(t.app, "manager")).cookie);
+  other = caller(t.app, (await signedIn(t.app, "inventory")).cookie);
+  streamer = caller(t.app, (await signedIn(t.app, "streamer")).cookie);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const rows = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => ({
+    barcode: `${prefix}-${i}`,
+    product_name: `Part Card ${i}`,
+    vendor: "Topps",
+    quantity_on_hand: "3",
+  }));
+
+async function settle(api: typeof manager, id: string): Promise<ImportJob> {
+  for (;;) {
+    const job = (await api.get(`/api/products/import/jobs/${id}`)).json() as ImportJob;
+    if (job.status === "done" || job.status === "failed") return job;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("a file in parts", () => {
+  it("stages the parts, then imports them all in one go; retried parts replace themselves", async () => {
+    const prefix = newBarcode("JOB");
+    const start = await manager.post("/api/products/import/jobs");
+    expect(start.statusCode).toBe(201);
+    const { id } = start.json() as ImportJob;
+    const all = rows(25, prefix);
+    expect((await manager.put(`/api/products/import/jobs/${id}/parts/0`, { products: all.slice(0, 10) })).json()).toMatchObject({
+      status: "staging",
+      received: 10,
+    });
+    await manager.put(`/api/products/import/jobs/${id}/parts/1`, { products: all.slice(10, 20) });
+    // The same part again (a retry after a lost answer) does not count twice.
+    await manager.put(`/api/products/import/jobs/${id}/parts/1`, { products: all.slice(10, 20) });
+    expect((await manager.put(`/api/products/import/jobs/${id}/parts/2`, { products: all.slice(20) })).json()).toMatchObject({
+      received: 25,
+    });
+    // Nothing is written while staging.
+    expect(
+      await t.app.db
+        .select()
+        .from(products)
+        .where(eq(products.barcode, `${prefix}-0`)),
+    ).toHaveLength(0);
+
+    const commit = await manager.post(`/api/products/import/jobs/${id}/commit`);
+    expect(commit.statusCode).toBe(202);
+    const done = await settle(manager, id);
+    expect(done).toMatchObject({ status: "done", result: { created: 25, updated: 0, skipped: 0, errors: [] } });
+    expect(
+      await t.app.db
+        .select()
+        .from(products)
+        .where(eq(products.barcode, `${prefix}-24`)),
+    ).toHaveLength(1);
+    expect((await manager.post(`/api/products/import/jobs/${id}/commit`)).statusCode).toBe(409);
+  });
+
+  it("numbers rows as the file does: a duplicate across parts and an invalid row are reported with their file row", async () => {
+    const prefix = newBarcode("JOBERR");
+    const { id } = (await manager.post("/api/products/import/jobs")).json() as ImportJob;
+    const first = rows(3, prefix);
+    await manager.put(`/api/products/import/jobs/${id}/parts/0`, { products: first });
+    await manager.put(`/api/products/import/jobs/${id}/parts/1`, { products: [first[0], { barcode: "", product_name: "x", vendor: "y" }] });
+    await manager.post(`/api/products/import/jobs/${id}/commit`);
+    const done = await settle(manager, id);
+    expect(done.result?.created).toBe(3);
+    expect(done.result?.errors).toEqual([expect.stringMatching(/^Row 5: Duplicate barcode/), "Row 6: Missing required field 'barcode'"]);
+  });
+
+  it("a failed import writes nothing (all or nothing)", async () => {
+    const before = await snapshot(t.app.db);
+    const jobs = new ImportJobs();
+    const job = jobs.create(1);
+    jobs.addPart(job.id, 1, 0, rows(2, "X"));
+    jobs.commit(job.id, 1, async () => {
+      throw new Error("The import could not be saved; nothing was imported");
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(jobs.get(job.id, 1)).toMatchObject({ status: "failed", error: "The import could not be saved; nothing was imported" });
+    expect(await snapshot(t.app.db)).toEqual(before);
+  });
+
+  it("refuses a missing part, another user's import, and users who cannot manage products", async () => {
+    const { id } = (await manager.post("/api/products/import/jobs")).json() as ImportJob;
+    await manager.put(`/api/products/import/jobs/${id}/parts/1`, { products: rows(1, newBarcode("GAP")) });
+    const gap = await manager.post(`/api/products/import/jobs/${id}/commit`);
+    expect(gap.statusCode).toBe(400);
+    expect(gap.json()).toEqual({ error: "Part 0 is missing" });
+    expect((await other.get(`/api/products/import/jobs/${id}`)).statusCode).toBe(404);
+    expect((await other.put(`/api/products/import/jobs/${id}/parts/0`, { products: [] })).statusCode).toBe(404);
+    expect((await streamer.post("/api/products/import/jobs")).statusCode).toBe(403);
+  });
+
+  it("a part of a file previews with the file's row numbers (first_row)", async () => {
+    const res = await manager.post("/api/products/import?dry_run=true", {
+      products: [{ barcode: "", product_name: "x", vendor: "y" }],
+      first_row: 5002,
+    });
+    expect((res.json() as ImportPreview).errors).toEqual(["Row 5002: Missing required field 'barcode'"]);
+  });
+});
