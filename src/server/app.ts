@@ -1,3 +1,5 @@
+import type { Server as HttpServer, RequestListener } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import fastifyCompress from "@fastify/compress";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -56,6 +58,8 @@ export interface BuildAppOptions {
   database: Database;
   /** Serve the built client (off in server tests). */
   serveClient?: boolean;
+  /** Serve HTTPS with this certificate (HTTPS=1: https.ts loadTls). */
+  tls?: { key: string; cert: string };
 }
 
 /**
@@ -67,16 +71,25 @@ function trustProxyOption(trust: TrustProxy): false | string[] | ((address: stri
   return trust;
 }
 
-export async function buildApp({ config, database, serveClient = true }: BuildAppOptions): Promise<FastifyInstance> {
+/** Long enough for a socket.io long-polling request. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+export async function buildApp({ config, database, serveClient = true, tls }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    // HTTPS through a server factory, so the app keeps one type whichever it serves.
+    ...(tls
+      ? {
+          serverFactory: (handler: RequestListener) =>
+            createHttpsServer({ key: tls.key, cert: tls.cert, requestTimeout: REQUEST_TIMEOUT_MS }, handler) as unknown as HttpServer,
+        }
+      : {}),
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL, redact: REDACT },
     // Two log lines per request cost more than a scan's lookup itself: per-request lines only when
     // debugging. Errors, refusals by the database and outages are logged by the error handler.
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== "debug" && config.LOG_LEVEL !== "trace" }),
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
-    // Long enough for a socket.io long-polling request.
-    requestTimeout: 60_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

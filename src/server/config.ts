@@ -57,7 +57,22 @@ export const configSchema = z.object({
     .transform((v) => (v ? v : undefined)),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   TRUST_PROXY: trustProxy,
+  /** Cookies with Secure (and HSTS): on by default when the server itself serves HTTPS (see loadConfig). */
   COOKIE_SECURE: flag,
+  /**
+   * Serve HTTPS (phone cameras need a secure context on any address but localhost). Without
+   * HTTPS_CERT/HTTPS_KEY a self-signed certificate is generated on the first start and kept in
+   * DATA_DIR/https. Setting HTTPS_CERT and HTTPS_KEY (PEM files) turns HTTPS on as well.
+   */
+  HTTPS: flag,
+  HTTPS_CERT: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  HTTPS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** The built client to serve (tests point this at their own build). */
   CLIENT_DIR: z
     .string()
@@ -86,7 +101,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return parsed.data;
+  const config = parsed.data;
+  const https = config.HTTPS || config.HTTPS_CERT !== undefined || config.HTTPS_KEY !== undefined;
+  // A server that serves HTTPS itself marks its cookies Secure unless told otherwise.
+  const cookieSecure = env.COOKIE_SECURE === undefined || env.COOKIE_SECURE === "" ? config.COOKIE_SECURE || https : config.COOKIE_SECURE;
+  return { ...config, HTTPS: https, COOKIE_SECURE: cookieSecure };
 }
 
 /** Defaults for tests and tools: everything from the schema, overridable. */

@@ -1,13 +1,22 @@
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { buildApp } from "./app.js";
+import { startBanner } from "./banner.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/client.js";
+import { loadTls } from "./https.js";
+import { listeningUrls } from "./lan.js";
 import { reportSharedGtins } from "./modules/products/products.service.js";
 import { ensureFirstAdmin } from "./modules/users/bootstrap.js";
 
 async function main() {
   const config = loadConfig();
+  // HTTPS=1: the given certificate, or a self-signed one kept in the data folder.
+  const tls = config.HTTPS
+    ? await loadTls({ certFile: config.HTTPS_CERT, keyFile: config.HTTPS_KEY, folder: join(config.DATA_DIR, "https") })
+    : undefined;
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, tls });
   await ensureFirstAdmin(database.db, config, app.log);
   // Products that were two forms of one GTIN before barcodes were compared as GTINs (migration 0005).
   await reportSharedGtins(database.db, app.log);
@@ -33,9 +42,13 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  const shown = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
+  const { port } = app.server.address() as AddressInfo;
   console.log(
-    `Blez Inventory is running on http://${shown}:${config.PORT} (${database.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"})`,
+    startBanner({
+      urls: listeningUrls({ host: config.HOST, port, https: tls !== undefined }),
+      database: database.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL",
+      tls,
+    }),
   );
 }
 
