@@ -128,6 +128,14 @@ export const CATALOGUE_REVISION_HEADER = "x-catalogue-revision";
 /** GET /api/products?since=R: the catch-up after missed events. */
 export const productsSinceQuerySchema = z.object({
   since: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * The caller catches up with ?since=R after the list: a list complete up to an earlier revision
+   * R (named in X-Catalogue-Revision) will do, so the server may send the snapshot it already has.
+   */
+  catch_up: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
 });
 
 /** Every product whose revision is above `since` (disabled ones too), and the catalogue's revision. */

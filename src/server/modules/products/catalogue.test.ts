@@ -136,6 +136,44 @@ describe("GET /api/products caching", () => {
   });
 });
 
+describe("the shared snapshot (?catch_up=true)", () => {
+  const catchUpList = (headers: Record<string, string> = {}) =>
+    t.app.inject({ method: "GET", url: "/api/products?catch_up=true", headers: { cookie: managerCookie, ...headers } });
+
+  it("may be a few changes behind, names the revision it is complete up to, and ?since= from there brings the rest", async () => {
+    const p = await manager.create({ quantity_on_hand: 10 });
+    // The spec's plain list is built for its caller; the snapshot it made is the one shared next.
+    const exact = await list();
+    const first = await catchUpList();
+    const firstRevision = Number(first.headers["x-catalogue-revision"]);
+    expect(firstRevision).toBe(Number(exact.headers["x-catalogue-revision"]));
+    expect(first.json<Product[]>().find((x) => x.id === p.id)?.quantity_on_hand).toBe(10);
+
+    await tap(p, -1);
+    await tap(p, -1);
+    // The same snapshot, still complete up to its own revision...
+    const shared = await catchUpList();
+    expect(Number(shared.headers["x-catalogue-revision"])).toBe(firstRevision);
+    expect(shared.body).toBe(first.body);
+    // ...and the catch-up from that revision brings the two sales.
+    const rest = await since(firstRevision);
+    expect(rest.products.find((x) => x.id === p.id)?.quantity_on_hand).toBe(8);
+    // The spec's plain list is never behind.
+    expect((await list()).json<Product[]>().find((x) => x.id === p.id)?.quantity_on_hand).toBe(8);
+  });
+
+  it("goes out in its own brotli or gzip copy, the same list once decoded", async () => {
+    const plain = await catchUpList();
+    const br = await catchUpList({ "accept-encoding": "gzip;q=0.5, br" });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toContain("accept-encoding");
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString("utf8"))).toEqual(plain.json());
+    const gzip = await catchUpList({ "accept-encoding": "gzip, br;q=0" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(gunzipSync(gzip.rawPayload).toString("utf8"))).toEqual(plain.json());
+  });
+});
+
 describe("events", () => {
   it("carry the committed product of every change, and the Idempotency-Key of a keyed tap", async () => {
     const rec = recordEvents(t.app);

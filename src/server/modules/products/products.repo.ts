@@ -45,6 +45,21 @@ export async function productsSinceJson(db: Db, since: number, revision: number)
   return row.json;
 }
 
+const changedSince = prepared((db) =>
+  db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(
+      sql`(select 1 from ${products} where ${products.revision} > ${sql.placeholder("revision")} limit ${sql.placeholder("limit")}) as changed`,
+    )
+    .prepare("products_changed_since"),
+);
+
+/** How many products changed after `revision`, counting at most `limit` (an index range scan). */
+export async function countProductsChangedSince(db: Db, revision: number, limit: number): Promise<number> {
+  const [row] = await changedSince(db).execute({ revision, limit });
+  return Number(row?.count ?? 0);
+}
+
 export interface CatalogueRevision {
   /** Every revision up to here is committed and visible to later statements (catalogue_watermark()). */
   watermark: number;

@@ -19,8 +19,16 @@ import { idParamsSchema } from "../../../contract/users.js";
 import type { ZodApp } from "../../app.js";
 import { describedError, errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
+import { CatalogueCache, pickEncoding } from "./catalogue-cache.js";
 import { EDIT_RULES, updateProduct } from "./product-edit.service.js";
-import { changeQuantity, createProduct, getProductByBarcode, readCatalogue, setProductStatus } from "./products.service.js";
+import {
+  catalogueSource,
+  changeQuantity,
+  createProduct,
+  getProductByBarcode,
+  readCatalogue,
+  setProductStatus,
+} from "./products.service.js";
 
 const tags = ["products"];
 /** How barcodes are compared (contract/gtin.ts), in the OpenAPI description of lookup, create, edit and import. */
@@ -36,6 +44,7 @@ const quantityHeadersSchema = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySch
 
 /** Products: list, lookup by barcode, create, edit, stock change, status (API contract, Products). */
 export async function productsRoutes(app: ZodApp): Promise<void> {
+  const catalogue = new CatalogueCache(catalogueSource(app.db));
   app.get(
     "/products",
     {
@@ -46,13 +55,19 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
         description:
           "Without `since`: the array of all products, newest first, with `X-Catalogue-Revision` (every change up to it " +
           "is in the list) and, when no change is in flight, an `ETag`; a matching `If-None-Match` answers 304. With " +
-          "`since`: `{revision, products}`, every product whose revision is above `since` (disabled ones too).",
+          "`since`: `{revision, products}`, every product whose revision is above `since` (disabled ones too). With " +
+          "`catch_up=true` (the caller fetches ?since=R right after), the list may be a shared snapshot a few changes " +
+          "behind the latest: complete up to the revision it names.",
         querystring: productsSinceQuerySchema,
         response: { 200: z.union([z.array(productSchema), productsSinceSchema]), ...errorAnswers(400, 401, 503) },
       },
     },
     async (request, typedReply) => {
-      const answer = await readCatalogue(serviceContext(app, request), request.query.since, request.headers["if-none-match"]);
+      const answer = await readCatalogue(serviceContext(app, request), catalogue, {
+        since: request.query.since,
+        catchUp: request.query.catch_up,
+        ifNoneMatch: request.headers["if-none-match"],
+      });
       // The typed reply knows only the schema's shapes; this one sends JSON text or a 304.
       const reply = typedReply as unknown as FastifyReply;
       reply.header(CATALOGUE_REVISION_HEADER, String(answer.revision));
@@ -60,9 +75,15 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       // and a current copy costs a 304.
       reply.header("cache-control", "private, no-cache");
       if (answer.etag) reply.header("etag", answer.etag);
-      if (answer.json === undefined) return reply.code(304).send();
+      reply.type("application/json; charset=utf-8");
       // Already JSON text from the database: sent as it is, past the response serialiser.
-      return reply.type("application/json; charset=utf-8").send(answer.json);
+      if (answer.since !== undefined) return reply.send(answer.since);
+      if (!answer.list) return reply.code(304).send();
+      // The snapshot's own compressed copies: no compression work per request.
+      const encoding = pickEncoding(request.headers["accept-encoding"]);
+      reply.header("vary", "accept-encoding");
+      if (encoding) reply.header("content-encoding", encoding);
+      return reply.send(encoding ? answer.list[encoding] : answer.list.json);
     },
   );
 

@@ -6,8 +6,10 @@ import { QUANTITY_REASON_DEFAULT, STOCK_MOVED } from "../../../contract/products
 import { MESSAGES, QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
 import { AppError, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
+import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
 import { insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
+import type { CatalogueCache, CatalogueSnapshot, CatalogueSource } from "./catalogue-cache.js";
 import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
 import {
   auditedValues,
@@ -21,6 +23,7 @@ import { toProduct } from "./products.presenter.js";
 import {
   applyQuantityChange,
   barcodeTaken,
+  countProductsChangedSince,
   findProductByBarcode,
   insertProduct,
   listProductsJson,
@@ -39,13 +42,14 @@ export type QuantityChangeInput = z.output<typeof quantityChangeBodySchema>;
 /** Expired idempotency keys are deleted on roughly one quantity change in this many. */
 const CLEANUP_ONE_IN = 100;
 
-/** A catalogue answer: JSON text built by the database, or nothing when the client's copy is current (304). */
+/** A catalogue answer: a list snapshot, the JSON text of a catch-up, or nothing when the client's copy is current (304). */
 export interface CatalogueAnswer {
   /** Every revision up to this one is in the answer (X-Catalogue-Revision). */
   revision: number;
-  /** Set only when no change is in flight: the list is then exactly the catalogue at `revision`. */
+  /** Set only when no change was in flight: the list is then exactly the catalogue at `revision`. */
   etag?: string;
-  json?: string;
+  list?: CatalogueSnapshot;
+  since?: string;
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, lists and `*` allowed). */
@@ -57,16 +61,37 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
+/** Where a catalogue snapshot comes from: the watermark first, the list in a later statement (migration 0002). */
+export function catalogueSource(db: Db): CatalogueSource {
+  return {
+    async build() {
+      const { watermark, latest } = await readCatalogueRevision(db);
+      return { revision: watermark, exact: watermark === latest, json: await listProductsJson(db) };
+    },
+    changedSince: (revision, limit) => countProductsChangedSince(db, revision, limit),
+  };
+}
+
+export interface CatalogueQuery {
+  since?: number;
+  /** The client catches up with ?since= afterwards: a snapshot a few changes behind will do. */
+  catchUp?: boolean;
+  ifNoneMatch?: string;
+}
+
 /**
  * GET /api/products: the whole list, or with `since` only the products changed after that
- * revision. The revision is read first, the products in a later statement (see migration 0002).
+ * revision. The spec's plain list is exact (the shared snapshot only when nothing changed since
+ * it); a client that catches up gets the shared snapshot while it is not far behind.
  */
-export async function readCatalogue(ctx: ServiceContext, since?: number, ifNoneMatch?: string): Promise<CatalogueAnswer> {
+export async function readCatalogue(ctx: ServiceContext, catalogue: CatalogueCache, query: CatalogueQuery): Promise<CatalogueAnswer> {
   const { watermark, latest } = await readCatalogueRevision(ctx.db);
-  if (since !== undefined) return { revision: watermark, json: await productsSinceJson(ctx.db, since, watermark) };
-  const etag = watermark === latest ? `"${watermark}"` : undefined;
-  if (etag && matchesEtag(ifNoneMatch, etag)) return { revision: watermark, etag };
-  return { revision: watermark, etag, json: await listProductsJson(ctx.db) };
+  if (query.since !== undefined) return { revision: watermark, since: await productsSinceJson(ctx.db, query.since, watermark) };
+  const current = catalogue.current();
+  const unchanged = current?.etag !== undefined && watermark === latest && current.revision === latest;
+  const list = unchanged && current ? current : query.catchUp ? await catalogue.get(watermark) : await catalogue.buildFresh();
+  if (list.etag && matchesEtag(query.ifNoneMatch, list.etag)) return { revision: list.revision, etag: list.etag };
+  return { revision: list.revision, etag: list.etag, list };
 }
 
 /**

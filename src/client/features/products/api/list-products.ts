@@ -10,9 +10,9 @@ export interface ProductList {
   revision: number | null;
 }
 
-/** GET /api/products: every product, newest first, and the revision it is complete up to. */
+/** GET /api/products?catch_up=true: every product, newest first, complete up to the revision it names (the store catches up with ?since= right after). */
 export async function listProducts(): Promise<ProductList> {
-  const { data, headers } = await withRetries(() => apiRequest<Product[]>("/api/products"), RETRY_DELAYS_MS);
+  const { data, headers } = await withRetries(() => apiRequest<Product[]>("/api/products?catch_up=true"), RETRY_DELAYS_MS);
   const revision = Number(headers.get(CATALOGUE_REVISION_HEADER));
   return { products: data, revision: headers.has(CATALOGUE_REVISION_HEADER) && Number.isSafeInteger(revision) ? revision : null };
 }

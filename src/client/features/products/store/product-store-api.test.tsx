@@ -30,7 +30,7 @@ function fakeServer(count: number) {
     products.set(id, next);
     return event("quantity_changed", { product: next, quantity_on_hand: quantity });
   };
-  const listRequests = () => requests.filter((r) => r === "GET /api/products").length;
+  const listRequests = () => requests.filter((r) => r === "GET /api/products?catch_up=true").length;
   return { fetch, requests, change, listRequests };
 }
 
@@ -78,7 +78,7 @@ describe("the product store against a server (fetch counted)", () => {
     expect(screen.getByText("Card 7: 107")).toBeInTheDocument();
     expect(screen.getByText("Card 20: 120")).toBeInTheDocument();
     expect(screen.getByText("Card 21: 10")).toBeInTheDocument();
-    expect(server.requests).toEqual(["GET /api/products"]);
+    expect(server.requests).toEqual(["GET /api/products?catch_up=true"]);
   });
 
   it("a reconnect catches up with ?since= the list's revision: changes missed meanwhile show", async () => {
@@ -90,6 +90,6 @@ describe("the product store against a server (fetch counted)", () => {
     act(() => store.resync());
     expect(await screen.findByText("Card 3: 1")).toBeInTheDocument();
     expect(screen.getByText("Card 5: 2")).toBeInTheDocument();
-    expect(server.requests).toEqual(["GET /api/products", "GET /api/products?since=40"]);
+    expect(server.requests).toEqual(["GET /api/products?catch_up=true", "GET /api/products?since=40"]);
   });
 });

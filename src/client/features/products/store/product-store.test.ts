@@ -200,6 +200,16 @@ describe("ProductStore: catching up", () => {
     expect(calls.since.map((c) => c.revision)).toEqual([7]);
   });
 
+  it("a list loaded after the live connection came up is followed by a catch-up from its revision", async () => {
+    const { api, calls } = fakeApi();
+    const store = new ProductStore(api);
+    store.resync(); // the first authentication, before any screen needed the list
+    store.ensureList();
+    calls.list[0]?.resolve({ products: [product(1, 5)], revision: 5 });
+    await settle();
+    expect(calls.since.map((c) => c.revision)).toEqual([5]);
+  });
+
   it("a failed catch-up keeps the watermark for the next try", async () => {
     const { store, calls } = await loadedStore([product(1, 5)], 5);
     store.resync();

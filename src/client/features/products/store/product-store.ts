@@ -46,6 +46,8 @@ export class ProductStore {
   private readonly lookups = new Map<string, Promise<Product | null>>();
   private sync: Promise<void> | null = null;
   private syncAgain = false;
+  /** A catch-up was asked for before (the live connection is up): changes may predate a list loaded now. */
+  private live = false;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -130,6 +132,7 @@ export class ProductStore {
    * schedule exactly one more.
    */
   resync = (): void => {
+    this.live = true;
     if (this.wantsAll && this.listStatus !== "loaded") {
       if (this.listStatus === "loading") this.syncAgain = true;
       else void this.loadList();
@@ -174,6 +177,9 @@ export class ProductStore {
   };
 
   private async loadList(): Promise<void> {
+    // The list may be a shared snapshot a little behind (it names the revision it is complete up
+    // to): a tab already live when it asked catches up with ?since= right after.
+    const liveBefore = this.live;
     this.listStatus = "loading";
     this.listError = null;
     this.emit();
@@ -195,7 +201,7 @@ export class ProductStore {
       this.report(err);
     }
     this.emit();
-    if (this.syncAgain && this.listStatus === "loaded") {
+    if ((this.syncAgain || liveBefore) && this.listStatus === "loaded") {
       this.syncAgain = false;
       this.resync();
     }
