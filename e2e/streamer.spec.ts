@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Product } from "../src/contract/products";
-import { adminApi, createProduct, createUser, signIn, uniqueEan13 } from "./support/api";
+import { adminApi, createProduct, createUser, signIn, uniqueEan13, uniqueUpcA } from "./support/api";
 import { E2E_BASE_URL } from "./support/env";
 import { barcodeVideo, launchWithCamera } from "./support/fake-camera";
 
@@ -254,6 +254,33 @@ test("a camera scan from the fake camera finds its product", async () => {
     await expect(page.getByTestId("current-stock")).toHaveText("8");
     // The decoder came from our own server, not a CDN.
     for (const url of wasm) expect(url.startsWith(E2E_BASE_URL)).toBe(true);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("a camera scan of a UPC-A finds the product stored with its 12 digits (the decoder reports the EAN-13)", async () => {
+  // A US sealed product: UPC-A as printed under the bars, which decoders report as an EAN-13 with a leading 0.
+  const upcA = uniqueUpcA();
+  const product = await createProduct(api, { barcode: upcA, quantity_on_hand: 3 });
+  const user = await createUser(api, "streamer");
+  const browser = await launchWithCamera(await barcodeVideo(upcA, "upca"));
+  try {
+    const context = await browser.newContext({ baseURL: E2E_BASE_URL });
+    const page = await context.newPage();
+    const lookups: string[] = [];
+    page.on("request", (req) => {
+      const path = new URL(req.url()).pathname;
+      if (path.startsWith("/api/products/barcode/")) lookups.push(decodeURIComponent(path.slice("/api/products/barcode/".length)));
+    });
+    await signIn(page, user);
+    await page.getByRole("button", { name: "Scan Barcode" }).click();
+    await expect(page.getByTestId("camera-video")).toBeVisible();
+    await expect(page.getByTestId("current-product-name")).toHaveText(product.product_name, { timeout: 30_000 });
+    await expect(page.getByTestId("current-stock")).toHaveText("3");
+    await expect(page.getByTestId("current-product")).toContainText(upcA);
+    // Chromium's decoder reports the EAN-13 (`0` + the UPC-A) here: the lookup matched it by GTIN.
+    expect(lookups.some((code) => code === upcA || code === `0${upcA}`)).toBe(true);
   } finally {
     await browser.close();
   }

@@ -40,6 +40,14 @@ export function uniqueEan13(): string {
   return `${digits.join("")}${(10 - (sum % 10)) % 10}`;
 }
 
+/** A random valid UPC-A (11 random digits + check digit), number system 2 (in-store), unique per test. */
+export function uniqueUpcA(): string {
+  const digits = Array.from({ length: 11 }, () => Math.floor(Math.random() * 10));
+  digits[0] = 2;
+  const sum = digits.reduce((acc, d, i) => acc + d * (i % 2 === 0 ? 3 : 1), 0);
+  return `${digits.join("")}${(10 - (sum % 10)) % 10}`;
+}
+
 /** Creates a user of `role` through the API (as the admin). */
 export async function createUser(
   api: APIRequestContext,

@@ -7,14 +7,15 @@ import bwipjs from "bwip-js/node";
 import { CHROMIUM_ARGS, findChromium } from "../../scripts/chromium.mjs";
 
 /**
- * A .y4m video of an EAN-13 barcode on a white frame, for Chromium's fake camera.
- * Made with bwip-js and ffmpeg (Debian's package, installed by scripts/ensure-chromium.mjs).
+ * A .y4m video of a barcode on a white frame, for Chromium's fake camera: an EAN-13 by default,
+ * or a UPC-A (12 digits, as printed on US sealed product). Made with bwip-js and ffmpeg (Debian's
+ * package, installed by scripts/ensure-chromium.mjs).
  */
-export async function barcodeVideo(ean13: string): Promise<string> {
+export async function barcodeVideo(code: string, symbology: "ean13" | "upca" = "ean13"): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "blez-camera-"));
   const png = await bwipjs.toBuffer({
-    bcid: "ean13",
-    text: ean13,
+    bcid: symbology,
+    text: code,
     scale: 3,
     height: 25,
     includetext: true,
