@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
@@ -156,6 +157,71 @@ function connectionOf(tx: unknown): { connection: { stream: { destroy(): void } 
   return (tx as { session: { client: { connection: { stream: { destroy(): void } } } } }).session.client;
 }
 
+describe("one auth layer on /api", () => {
+  it("every API route needs a session but sign-in, sign-out and health (and the docs)", async () => {
+    const spec = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    const open = new Set(["POST /api/auth/login", "POST /api/auth/logout", "GET /api/health"]);
+    const seen: string[] = [];
+    for (const [path, methods] of Object.entries(spec.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(methods)) {
+        const route = `${method.toUpperCase()} ${path}`;
+        seen.push(route);
+        const url = path.replace("{id}", "1").replace("{barcode}", "B-1");
+        const res = await t.app.inject({ method: method.toUpperCase() as "GET", url, payload: method === "get" ? undefined : {} });
+        if (open.has(route)) expect(res.statusCode, route).not.toBe(401);
+        else expect(res.statusCode, route).toBe(401);
+      }
+    }
+    expect(seen.length).toBeGreaterThan(15);
+    expect((await t.app.inject({ method: "GET", url: "/api/docs/json" })).statusCode).toBe(200);
+  });
+
+  it("a route's permission is checked before its input: 403 for a streamer whatever the body", async () => {
+    const { cookie } = await signedIn(t.app, "streamer");
+    for (const [method, url] of [
+      ["GET", "/api/auth/users"],
+      ["POST", "/api/auth/users"],
+      ["PUT", "/api/auth/users/abc/status"],
+      ["POST", "/api/products"],
+      ["PUT", "/api/products/1"],
+      ["PUT", "/api/products/x/status"],
+      ["POST", "/api/products/import?dry_run=maybe"],
+      ["GET", "/api/audit/products?limit=-5"],
+      ["GET", "/api/audit/users"],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: { cookie }, payload: method === "GET" ? undefined : { nonsense: true } });
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json()).toEqual({ error: expect.any(String) });
+    }
+    // What a streamer may do goes on to validation.
+    const tap = await t.app.inject({ method: "PUT", url: "/api/products/1/quantity", headers: { cookie }, payload: {} });
+    expect(tap.statusCode).toBe(400);
+  });
+
+  it("answers a too large anonymous body with 413 as soon as its headers arrive, without waiting for it", async () => {
+    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = new URL(address);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        // Announces 1 MB and sends one byte of it.
+        socket.write(
+          "POST /api/auth/login HTTP/1.1\r\nHost: shop.example\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n{",
+        );
+      });
+      let text = "";
+      socket.on("data", (d) => {
+        text += String(d);
+        if (text.includes("\r\n\r\n")) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+  });
+});
+
 describe("database errors", () => {
   it("GET /api/health answers 200 {status: ok} while the database answers", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/health" });
@@ -301,6 +367,7 @@ describe("the built client", () => {
     writeFileSync(join(dir, "assets", "index-AbCd12_-.js.br"), brotliCompressSync(bundle));
     writeFileSync(join(dir, "assets", "index-AbCd12_-.js.gz"), gzipSync(bundle));
     const database = await openPglite();
+    let databaseClosed = false;
     const app = await buildApp({ config: testConfig({ CLIENT_DIR: dir }), database, serveClient: true });
     try {
       for (const url of ["/", "/inventory", "/users?x=1"]) {
@@ -332,9 +399,18 @@ describe("the built client", () => {
         expect(res.statusCode, url).toBe(404);
         expect(res.json()).toEqual({ error: `Route ${method} ${url} not found` });
       }
+      // Files never look up a session: with the database gone they are still served (with a
+      // session cookie), while API calls answer 503.
+      await database.close();
+      databaseClosed = true;
+      const cookie = `blez_session=${"a".repeat(43)}`;
+      for (const url of ["/", "/assets/index-AbCd12_-.js"]) {
+        expect((await app.inject({ method: "GET", url, headers: { cookie } })).statusCode, url).toBe(200);
+      }
+      expect((await app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } })).statusCode).toBe(503);
     } finally {
       await app.close();
-      await database.close();
+      if (!databaseClosed) await database.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
