@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { adminApi, createProduct, createUser, signIn, uniqueName } from "./support/api";
 import { letLiveToastsPassClicks, preferCardView, productCard } from "./support/page";
@@ -92,4 +93,63 @@ test("one product's trail, and the empty lists", async ({ page }) => {
   await dialog.getByLabel("User").selectOption({ label: `${user.username} (Inventory)` });
   await dialog.getByRole("tab", { name: "Product Changes" }).click();
   await expect(dialog.getByText("No product changes found")).toBeVisible();
+});
+
+test("paging by offset reaches every entry, and each tab exports its filtered entries as CSV", async ({ page }) => {
+  test.setTimeout(120_000);
+  const user = await createUser(api, "manager");
+  const product = await createProduct(api, { product_name: uniqueName("Paged"), quantity_on_hand: 1 });
+  // 230 changes: the quantity tab holds 231 entries (with the stock it was created with).
+  for (let i = 0; i < 230; i += 10) {
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api.put(`/api/products/${product.id}/quantity`, { data: { quantity_change: 1, reason: "Received" } }),
+      ),
+    );
+  }
+  await preferCardView(page);
+  await signIn(page, user);
+  await letLiveToastsPassClicks(page);
+  await page.getByRole("searchbox", { name: "Search products" }).fill(product.barcode);
+  await productCard(page, product)
+    .getByRole("button", { name: `Audit trail of ${product.product_name}` })
+    .click();
+  const dialog = page.getByRole("dialog", { name: `Audit Trail: ${product.product_name}` });
+  await dialog.getByRole("tab", { name: "Quantity Changes" }).click();
+  const panel = dialog.getByRole("tabpanel");
+  await expect(panel.getByTestId("audit-quantity")).toHaveCount(100);
+  await expect(panel.getByTestId("audit-range")).toHaveText("Entries 1–100");
+  const older = page.waitForRequest((r) => r.url().includes(`/api/audit/quantity/${product.id}?`) && r.url().includes("offset=100"));
+  await panel.getByRole("button", { name: "Older" }).click();
+  await older;
+  await expect(panel.getByTestId("audit-range")).toHaveText("Entries 101–200");
+  await panel.getByRole("button", { name: "Older" }).click();
+  await expect(panel.getByTestId("audit-range")).toHaveText("Entries 201–231");
+  await expect(panel.getByTestId("audit-quantity")).toHaveCount(31);
+  await expect(panel.getByRole("button", { name: "Older" })).toBeDisabled();
+  await expect(panel.getByTestId("audit-quantity").last()).toContainText("create");
+  await panel.getByRole("button", { name: "Newer" }).click();
+  await expect(panel.getByTestId("audit-range")).toHaveText("Entries 101–200");
+
+  const download = page.waitForEvent("download");
+  await panel.getByRole("button", { name: "Export CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(new RegExp(`^audit-quantity-product-${product.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+  const lines = readFileSync(await file.path(), "utf8")
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .split("\r\n");
+  expect(lines[0]).toBe("timestamp,product_name,barcode,quantity_change,quantity_before,quantity_after,transaction_type,notes,user_name");
+  expect(lines).toHaveLength(232);
+  expect(lines.filter((l) => l.includes(",adjustment,Received,"))).toHaveLength(230);
+
+  await dialog.getByRole("tab", { name: "Product Changes" }).click();
+  const changes = page.waitForEvent("download");
+  await dialog.getByRole("tabpanel").getByRole("button", { name: "Export CSV" }).click();
+  const changesFile = await changes;
+  const changeLines = readFileSync(await changesFile.path(), "utf8")
+    .trim()
+    .split("\r\n");
+  expect(changeLines).toHaveLength(232); // CREATE and 230 QUANTITY_ADD
+  expect(changeLines.filter((l) => l.includes(",QUANTITY_ADD,"))).toHaveLength(230);
 });

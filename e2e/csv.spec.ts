@@ -179,3 +179,36 @@ test("exports download the inventory as CSV that parses back to the same rows; t
   expect(templateRows.fields).toEqual([...CSV_COLUMNS]);
   expect(templateRows.rows).toHaveLength(1);
 });
+
+test("a file larger than one part is checked and sent in parts of 5,000 rows with a progress bar, then written at once", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const tag = uniqueName("parts");
+  const count = 12_001;
+  const lines = [CSV_COLUMNS.join(",")];
+  for (let i = 0; i < count; i++) lines.push(`${tag}-${String(i).padStart(5, "0")},${tag} Card ${i},Topps,2024,${i % 40},true`);
+  const dialog = await openCsvDialog(page);
+  const calls: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith("/api/products/import")) calls.push(`${r.method()} ${url.pathname}${url.search}`);
+  });
+  await dialog
+    .getByLabel("Choose a CSV file")
+    .setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(lines.join("\n")) });
+  await dialog.getByRole("button", { name: "Import 12,001 Products" }).click();
+  await expect(dialog.getByTestId("diff-create")).toHaveText("12001", { timeout: 60_000 });
+  expect(calls.filter((c) => c === "POST /api/products/import?dry_run=true")).toHaveLength(3);
+
+  await dialog.getByRole("button", { name: "Confirm Import" }).click();
+  await expect(dialog.getByRole("progressbar", { name: "Import progress" })).toBeVisible();
+  await expect(dialog.getByText("Import Complete!")).toBeVisible({ timeout: 120_000 });
+  await expect(dialog.getByTestId("import-created")).toHaveText("12001");
+  expect(calls.filter((c) => /^PUT \/api\/products\/import\/jobs\/[\w-]+\/parts\/[0-2]$/.test(c))).toHaveLength(3);
+  expect(calls.filter((c) => /^POST \/api\/products\/import\/jobs\/[\w-]+\/commit$/.test(c))).toHaveLength(1);
+  // No single call was the whole file.
+  expect(calls).not.toContain("POST /api/products/import");
+  const last = await api.get(`/api/products/barcode/${tag}-12000`);
+  expect(last.status()).toBe(200);
+});

@@ -185,7 +185,7 @@ test.describe("live", () => {
       await expect(b.page.getByTestId("current-stock")).toHaveText("9");
 
       const liveA = a.page.getByRole("region", { name: /Live updates/ });
-      await expect(liveA.getByText(`${seller.username} sold 1 of ${product.product_name} (9 left)`)).toBeVisible();
+      await expect(liveA.getByText(`${seller.username} sold 1 x ${product.product_name}, 9 left`)).toBeVisible();
       await expect(a.page.getByTestId("current-stock")).toHaveText("9");
       // The seller's own change is not announced to the seller.
       await expect(b.page.getByRole("region", { name: /Live updates/ }).getByText(`${seller.username} sold`)).toHaveCount(0);

@@ -17,6 +17,7 @@ describe("audit filters", () => {
     expect(auditSearch({ userId: 7, since: "2026-03-15T00:00:00.000Z" })).toBe("?user_id=7&since=2026-03-15T00%3A00%3A00.000Z");
     expect(auditSearch({ userId: null, since: null, limit: 100 })).toBe("");
     expect(auditSearch({ userId: null, since: null, limit: 300 })).toBe("?limit=300");
+    expect(auditSearch({ userId: 7, since: null, limit: 101, offset: 200 })).toBe("?user_id=7&limit=101&offset=200");
   });
 
   it("shows statuses as words and blanks as a dash; dates as short month, day, year", () => {

@@ -15,6 +15,8 @@ export interface AuditFilters {
   since: string | null;
   /** How many entries to load (the server's default page is 100, at most 1000). */
   limit?: number;
+  /** How many of the newest entries to skip (paging). */
+  offset?: number;
 }
 
 export const AUDIT_PAGE = 100;
@@ -29,12 +31,13 @@ export function sinceFor(range: AuditDateRange, now: Date = new Date()): string 
   return start.toISOString();
 }
 
-/** The query string the audit lists take: user_id and since. */
+/** The query string the audit lists take: user_id, since, limit and offset. */
 export function auditSearch(filters: AuditFilters): string {
   const params = new URLSearchParams();
   if (filters.userId !== null) params.set("user_id", String(filters.userId));
   if (filters.since !== null) params.set("since", filters.since);
   if (filters.limit !== undefined && filters.limit !== AUDIT_PAGE) params.set("limit", String(filters.limit));
+  if (filters.offset) params.set("offset", String(filters.offset));
   const text = params.toString();
   return text ? `?${text}` : "";
 }

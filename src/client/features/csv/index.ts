@@ -1,4 +1,6 @@
 import { lazy } from "react";
 
-// The dialog (and papaparse) loads when first opened.
+export { type CsvRow, downloadCsv, isoDay, toCsv } from "./csv-format";
+
+// The dialog loads when first opened.
 export const CsvDialog = lazy(() => import("./components/csv-dialog").then((m) => ({ default: m.CsvDialog })));

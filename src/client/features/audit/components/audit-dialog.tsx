@@ -2,12 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { ShieldAlert } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useId, useState } from "react";
-import type { ProductAuditEntry, QuantityAuditEntry } from "../../../../contract/audit";
-import { AUDIT_LIMIT_MAX } from "../../../../contract/audit";
 import { ROLE_LABELS } from "../../../../contract/permissions";
 import type { Product } from "../../../../contract/products";
-import { Badge, type BadgeVariant } from "../../../components/ui/badge";
-import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Field, inputClassName } from "../../../components/ui/field";
 import { Spinner } from "../../../components/ui/spinner";
@@ -16,29 +12,13 @@ import { useAuth } from "../../auth";
 import { auditUsersQuery } from "../api/list-audit-users";
 import { productAuditQuery } from "../api/list-product-audit";
 import { quantityAuditQuery } from "../api/list-quantity-audit";
-import {
-  AUDIT_FIELD_LABELS,
-  AUDIT_PAGE,
-  type AuditDateRange,
-  type AuditFilters,
-  auditValue,
-  DATE_RANGE_LABELS,
-  formatTimestamp,
-  sinceFor,
-} from "../audit-filters";
+import type { AuditTab } from "../audit-export";
+import { AUDIT_PAGE, type AuditDateRange, type AuditFilters, DATE_RANGE_LABELS, sinceFor } from "../audit-filters";
+import { ProductChange, QuantityChange } from "./audit-entries";
+import { ExportButton, Pager } from "./audit-pager";
 
 export const AUDIT_FAILED = "Failed to fetch audit logs";
 export const AUDIT_DENIED = "You don't have permission to view audit logs.";
-
-const ACTION_VARIANTS: Record<ProductAuditEntry["action"], BadgeVariant> = {
-  CREATE: "success",
-  UPDATE: "info",
-  DELETE: "danger",
-  DISABLE: "danger",
-  ENABLE: "success",
-  QUANTITY_ADD: "success",
-  QUANTITY_SUBTRACT: "warning",
-};
 
 export interface AuditDialogProps {
   onClose: () => void;
@@ -66,112 +46,46 @@ function Empty({ children }: { children: string }) {
   return <p className="p-4 text-center text-gray-700 dark:text-gray-300">{children}</p>;
 }
 
-function ProductChange({ entry }: { entry: ProductAuditEntry }) {
-  const fields = entry.changed_fields.length > 0 ? entry.changed_fields : Object.keys(entry.new_values ?? {});
-  return (
-    <li className="flex flex-col gap-1.5 rounded-lg border border-gray-200 p-3 dark:border-gray-700" data-testid="audit-change">
-      <div className="flex flex-wrap items-center gap-2">
-        <Badge variant={ACTION_VARIANTS[entry.action]}>{entry.action}</Badge>
-        <span className="font-semibold">{entry.product_name}</span>
-        <span className="font-mono text-xs text-gray-700 dark:text-gray-300">{entry.barcode}</span>
-      </div>
-      <p className="text-xs text-gray-700 dark:text-gray-300">
-        {formatTimestamp(entry.timestamp)} · {entry.user_name}
-        {entry.ip_address ? ` · ${entry.ip_address}` : ""}
-      </p>
-      {fields.length > 0 ? (
-        <ul className="text-sm">
-          {fields.map((field) => (
-            <li key={field}>
-              <span className="font-medium">{AUDIT_FIELD_LABELS[field] ?? field}</span>:{" "}
-              {entry.old_values && field in entry.old_values ? (
-                <>
-                  <span className="text-red-800 line-through dark:text-red-300">{auditValue(field, entry.old_values[field])}</span> →{" "}
-                </>
-              ) : null}
-              <span className="text-green-800 dark:text-green-300">{auditValue(field, entry.new_values?.[field])}</span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </li>
-  );
-}
-
-function QuantityChange({ entry }: { entry: QuantityAuditEntry }) {
-  const up = entry.quantity_change > 0;
-  return (
-    <li className="flex flex-col gap-1 rounded-lg border border-gray-200 p-3 dark:border-gray-700" data-testid="audit-quantity">
-      <div className="flex flex-wrap items-center gap-2">
-        <span
-          className={cn("text-lg font-bold tabular-nums", up ? "text-green-800 dark:text-green-300" : "text-red-800 dark:text-red-300")}
-        >
-          {up ? `+${entry.quantity_change}` : entry.quantity_change}
-        </span>
-        <span className="font-semibold">{entry.product_name}</span>
-        <span className="font-mono text-xs text-gray-700 dark:text-gray-300">{entry.barcode}</span>
-        <Badge>{entry.transaction_type}</Badge>
-      </div>
-      <p className="text-sm">
-        Quantity: {entry.quantity_before} → {entry.quantity_after}
-        {entry.notes ? ` · ${entry.notes}` : ""}
-      </p>
-      <p className="text-xs text-gray-700 dark:text-gray-300">
-        {formatTimestamp(entry.timestamp)} · {entry.user_name}
-      </p>
-    </li>
-  );
-}
-
-/** 'Show more' while the server may hold more entries than were asked for. */
-function ShowMore({ shown, limit, onMore }: { shown: number; limit: number; onMore: () => void }) {
-  if (shown < limit || limit >= AUDIT_LIMIT_MAX) return null;
-  return (
-    <div className="flex justify-center pt-2">
-      <Button variant="outline" size="sm" onClick={onMore}>
-        Show more
-      </Button>
-    </div>
-  );
-}
-
 interface ListProps {
   filters: AuditFilters;
   productId?: number;
-  limit: number;
-  onMore: () => void;
+  page: number;
+  onPage: (page: number) => void;
 }
 
-function ProductChanges({ filters, productId, limit, onMore }: ListProps) {
-  const query = useQuery({ ...productAuditQuery({ ...filters, limit }, productId), placeholderData: (prev) => prev });
+/** One page of entries: asks for one more than a page, so it knows whether an older page exists. */
+const pageOf = (filters: AuditFilters, page: number): AuditFilters => ({ ...filters, limit: AUDIT_PAGE + 1, offset: page * AUDIT_PAGE });
+
+function ProductChanges({ filters, productId, page, onPage }: ListProps) {
+  const query = useQuery({ ...productAuditQuery(pageOf(filters, page), productId), placeholderData: (prev) => prev });
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed />;
-  if (query.data.length === 0) return <Empty>No product changes found</Empty>;
+  if (query.data.length === 0 && page === 0) return <Empty>No product changes found</Empty>;
   return (
     <>
       <ul className="flex flex-col gap-2">
-        {query.data.map((e) => (
+        {query.data.slice(0, AUDIT_PAGE).map((e) => (
           <ProductChange key={e.id} entry={e} />
         ))}
       </ul>
-      <ShowMore shown={query.data.length} limit={limit} onMore={onMore} />
+      <Pager page={page} shown={Math.min(query.data.length, AUDIT_PAGE)} more={query.data.length > AUDIT_PAGE} onPage={onPage} />
     </>
   );
 }
 
-function QuantityChanges({ filters, productId, limit, onMore }: ListProps) {
-  const query = useQuery({ ...quantityAuditQuery({ ...filters, limit }, productId), placeholderData: (prev) => prev });
+function QuantityChanges({ filters, productId, page, onPage }: ListProps) {
+  const query = useQuery({ ...quantityAuditQuery(pageOf(filters, page), productId), placeholderData: (prev) => prev });
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed />;
-  if (query.data.length === 0) return <Empty>No quantity changes found</Empty>;
+  if (query.data.length === 0 && page === 0) return <Empty>No quantity changes found</Empty>;
   return (
     <>
       <ul className="flex flex-col gap-2">
-        {query.data.map((e) => (
+        {query.data.slice(0, AUDIT_PAGE).map((e) => (
           <QuantityChange key={e.id} entry={e} />
         ))}
       </ul>
-      <ShowMore shown={query.data.length} limit={limit} onMore={onMore} />
+      <Pager page={page} shown={Math.min(query.data.length, AUDIT_PAGE)} more={query.data.length > AUDIT_PAGE} onPage={onPage} />
     </>
   );
 }
@@ -190,10 +104,10 @@ function AuditContent({ product }: { product?: AuditDialogProps["product"] }) {
   const [since, setSince] = useState<string | null>(null);
   const users = useQuery(auditUsersQuery());
   const id = useId();
-  const [limits, setLimits] = useState({ changes: AUDIT_PAGE, quantity: AUDIT_PAGE });
+  // Each tab pages on its own; a new filter starts both at the newest entries.
+  const [pages, setPages] = useState({ changes: 0, quantity: 0 });
   const filters: AuditFilters = { userId, since };
-  const more = (which: "changes" | "quantity") => () =>
-    setLimits((l) => ({ ...l, [which]: Math.min(AUDIT_LIMIT_MAX, l[which] + AUDIT_PAGE) }));
+  const onPage = (which: AuditTab) => (page: number) => setPages((p) => ({ ...p, [which]: page }));
 
   return (
     <div className="flex flex-col gap-4">
@@ -202,7 +116,10 @@ function AuditContent({ product }: { product?: AuditDialogProps["product"] }) {
           <select
             className={cn(inputClassName, "border-gray-400 dark:border-gray-600")}
             value={userId === null ? "" : String(userId)}
-            onChange={(e) => setUserId(e.target.value === "" ? null : Number(e.target.value))}
+            onChange={(e) => {
+              setUserId(e.target.value === "" ? null : Number(e.target.value));
+              setPages({ changes: 0, quantity: 0 });
+            }}
           >
             <option value="">All users</option>
             {(users.data ?? []).map((u) => (
@@ -220,6 +137,7 @@ function AuditContent({ product }: { product?: AuditDialogProps["product"] }) {
               const next = e.target.value as AuditDateRange;
               setRange(next);
               setSince(sinceFor(next));
+              setPages({ changes: 0, quantity: 0 });
             }}
           >
             {(Object.keys(DATE_RANGE_LABELS) as AuditDateRange[]).map((r) => (
@@ -240,10 +158,12 @@ function AuditContent({ product }: { product?: AuditDialogProps["product"] }) {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="changes" className="focus-visible:outline-2 focus-visible:outline-blue-600">
-          <ProductChanges filters={filters} productId={product?.id} limit={limits.changes} onMore={more("changes")} />
+          <ExportButton tab="changes" filters={filters} productId={product?.id} />
+          <ProductChanges filters={filters} productId={product?.id} page={pages.changes} onPage={onPage("changes")} />
         </Tabs.Content>
         <Tabs.Content value="quantity" className="focus-visible:outline-2 focus-visible:outline-blue-600">
-          <QuantityChanges filters={filters} productId={product?.id} limit={limits.quantity} onMore={more("quantity")} />
+          <ExportButton tab="quantity" filters={filters} productId={product?.id} />
+          <QuantityChanges filters={filters} productId={product?.id} page={pages.quantity} onPage={onPage("quantity")} />
         </Tabs.Content>
       </Tabs.Root>
     </div>

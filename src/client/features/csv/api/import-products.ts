@@ -1,19 +1,68 @@
-import type { ImportPreview, ImportResult, ImportRow } from "../../../../contract/import";
+import { IMPORT_PART_ROWS, type ImportJob, type ImportPreview, type ImportResult, type ImportRow } from "../../../../contract/import";
 import { apiFetch } from "../../../lib/http";
 
-/** Large imports run in one transaction on the server; allow them more than the usual 10 s. */
-const IMPORT_TIMEOUT_MS = 180_000;
-
-/** POST /api/products/import: created, updated, skipped and errors. */
+/** POST /api/products/import: created, updated, skipped and errors (a file of one part). */
 export function importProducts(products: ImportRow[]): Promise<ImportResult> {
-  return apiFetch<ImportResult>("/api/products/import", { method: "POST", body: { products }, timeoutMs: IMPORT_TIMEOUT_MS });
+  return apiFetch<ImportResult>("/api/products/import", { method: "POST", body: { products } });
 }
 
-/** POST /api/products/import?dry_run=true: what an import would do, row by row; writes nothing. */
-export function previewImport(products: ImportRow[]): Promise<ImportPreview> {
-  return apiFetch<ImportPreview>("/api/products/import?dry_run=true", {
-    method: "POST",
-    body: { products },
-    timeoutMs: IMPORT_TIMEOUT_MS,
-  });
+/** POST /api/products/import?dry_run=true for one part: what it would do, row by row (rows numbered as in the file). */
+export function previewImport(products: ImportRow[], firstRow = 2): Promise<ImportPreview> {
+  return apiFetch<ImportPreview>("/api/products/import?dry_run=true", { method: "POST", body: { products, first_row: firstRow } });
+}
+
+/** The rows in parts of IMPORT_PART_ROWS, each with the file row number of its first row. */
+export function partsOf<T>(rows: readonly T[], size = IMPORT_PART_ROWS): Array<{ rows: T[]; firstRow: number }> {
+  const parts: Array<{ rows: T[]; firstRow: number }> = [];
+  for (let i = 0; i < rows.length; i += size) parts.push({ rows: rows.slice(i, i + size), firstRow: i + 2 });
+  return parts;
+}
+
+/** The dry run of a whole file, part by part (each call well within 10 s); `onProgress` hears 0 to 1. */
+export async function previewInParts(rows: ImportRow[], onProgress: (fraction: number) => void): Promise<ImportPreview> {
+  const total: ImportPreview = { created: 0, updated: 0, skipped: 0, errors: [], rows: [] };
+  const parts = partsOf(rows);
+  for (const [i, part] of parts.entries()) {
+    const p = await previewImport(part.rows, part.firstRow);
+    total.created += p.created;
+    total.updated += p.updated;
+    total.skipped += p.skipped;
+    total.errors.push(...p.errors);
+    total.rows.push(...p.rows);
+    onProgress((i + 1) / parts.length);
+  }
+  return total;
+}
+
+const POLL_MS = 500;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A file of several parts: staged part by part, then committed together by the server in one
+ * transaction (all rows or none). `onProgress` hears the share of rows sent (0 to 1), then
+ * "saving" while the server writes them. Every call answers within seconds.
+ */
+export async function importInParts(
+  rows: ImportRow[],
+  onProgress: (state: { sent: number; saving: boolean }) => void,
+): Promise<ImportResult> {
+  const job = await apiFetch<ImportJob>("/api/products/import/jobs", { method: "POST" });
+  const parts = partsOf(rows);
+  for (const [i, part] of parts.entries()) {
+    await apiFetch<ImportJob>(`/api/products/import/jobs/${job.id}/parts/${i}`, { method: "PUT", body: { products: part.rows } });
+    onProgress({ sent: (i + 1) / parts.length, saving: false });
+  }
+  let state = await apiFetch<ImportJob>(`/api/products/import/jobs/${job.id}/commit`, { method: "POST" });
+  onProgress({ sent: 1, saving: true });
+  while (state.status === "committing" || state.status === "staging") {
+    await sleep(POLL_MS);
+    state = await apiFetch<ImportJob>(`/api/products/import/jobs/${job.id}`);
+  }
+  if (state.status === "failed" || !state.result) throw new Error(state.error ?? "The import could not be saved; nothing was imported");
+  return state.result;
+}
+
+/** One call for a file of one part, else parts. */
+export function importFile(rows: ImportRow[], onProgress: (state: { sent: number; saving: boolean }) => void): Promise<ImportResult> {
+  return rows.length <= IMPORT_PART_ROWS ? importProducts(rows) : importInParts(rows, onProgress);
 }

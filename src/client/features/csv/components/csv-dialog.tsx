@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Download, FileDown, Upload } from "lucide-react";
 import { type ChangeEvent, useId, useRef, useState } from "react";
-import { IMPORT_MAX_ROWS, type ImportPreview, type ImportResult } from "../../../../contract/import";
+import { IMPORT_JOB_MAX_ROWS, IMPORT_PART_ROWS, type ImportPreview, type ImportResult } from "../../../../contract/import";
 import { CSV_COLUMNS } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
@@ -9,7 +9,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { queryKeys } from "../../../lib/query-client";
 import { notify } from "../../notifications";
 import { useProductList, useProductStore } from "../../products";
-import { importProducts, previewImport } from "../api/import-products";
+import { importFile, previewInParts } from "../api/import-products";
 import { downloadCsv, type ExportKind, exportCsv, exportFileName, TEMPLATE_FILE_NAME, templateCsv } from "../csv-format";
 import {
   type CheckedRows,
@@ -27,9 +27,9 @@ type Phase =
   | { kind: "idle" }
   | { kind: "parsing"; fileName: string; progress: number }
   | { kind: "parsed"; fileName: string; parsed: ParsedCsv; checked: CheckedRows }
-  | { kind: "checking"; fileName: string; parsed: ParsedCsv; checked: CheckedRows }
+  | { kind: "checking"; fileName: string; parsed: ParsedCsv; checked: CheckedRows; progress: number }
   | { kind: "diff"; fileName: string; parsed: ParsedCsv; checked: CheckedRows; preview: ImportPreview }
-  | { kind: "importing"; fileName: string; count: number }
+  | { kind: "importing"; fileName: string; count: number; sent: number; saving: boolean }
   | { kind: "done"; result: ImportResult };
 
 export interface CsvDialogProps {
@@ -84,7 +84,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
     try {
       const parsed = await parseCsvFile(file, (progress) => setPhase({ kind: "parsing", fileName: file.name, progress }));
       const checked = checkRows(parsed.rows);
-      if (parsed.rows.length > IMPORT_MAX_ROWS) checked.errors.push(`At most ${IMPORT_MAX_ROWS} rows per import`);
+      if (parsed.rows.length > IMPORT_JOB_MAX_ROWS) checked.errors.push(`At most ${IMPORT_JOB_MAX_ROWS} rows per import`);
       if (parsed.rows.length === 0) checked.errors.push("The file has no product rows");
       setPhase({ kind: "parsed", fileName: file.name, parsed, checked });
     } catch (err) {
@@ -97,9 +97,12 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
     if (phase.kind !== "parsed") return;
     setError(null);
     const { fileName, parsed, checked } = phase;
-    setPhase({ kind: "checking", fileName, parsed, checked });
+    setPhase({ kind: "checking", fileName, parsed, checked, progress: 0 });
     try {
-      const preview = await previewImport(checked.valid);
+      // Large files are checked in parts, each call answering well within 10 s.
+      const preview = await previewInParts(checked.valid, (progress) =>
+        setPhase({ kind: "checking", fileName, parsed, checked, progress }),
+      );
       setPhase({ kind: "diff", fileName, parsed, checked, preview });
     } catch (err) {
       setPhase({ kind: "parsed", fileName, parsed, checked });
@@ -111,9 +114,11 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
     if (phase.kind !== "diff") return;
     const back = phase;
     setError(null);
-    setPhase({ kind: "importing", fileName: phase.fileName, count: phase.checked.valid.length });
+    const importing = { kind: "importing", fileName: phase.fileName, count: phase.checked.valid.length } as const;
+    setPhase({ ...importing, sent: 0, saving: false });
     try {
-      const result = await importProducts(back.checked.valid);
+      // Sent in parts when large, then written together: all rows or none.
+      const result = await importFile(back.checked.valid, (state) => setPhase({ ...importing, ...state }));
       setPhase({ kind: "done", result });
       // The import's changes: a catch-up from the store's watermark (its live event may be later or lost).
       store.resync();
@@ -189,9 +194,17 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
           ) : phase.kind === "importing" ? (
             <div className="flex flex-col gap-2" role="status">
               <p className="flex items-center gap-2 font-medium">
-                <Spinner label="Importing" /> Importing {phase.count.toLocaleString("en-US")} products from {phase.fileName}...
+                <Spinner label="Importing" />{" "}
+                {phase.saving
+                  ? `Saving ${phase.count.toLocaleString("en-US")} products from ${phase.fileName}...`
+                  : `Importing ${phase.count.toLocaleString("en-US")} products from ${phase.fileName}...`}
               </p>
-              <progress className="w-full" aria-label="Import progress" />
+              {/* Sending the parts fills the bar; saving them (one transaction) shows as indeterminate. */}
+              {phase.saving || phase.sent === 0 ? (
+                <progress className="w-full" aria-label="Import progress" />
+              ) : (
+                <progress className="w-full" aria-label="Import progress" max={1} value={phase.sent} />
+              )}
             </div>
           ) : (
             <>
@@ -268,6 +281,9 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
                       Clear
                     </Button>
                   </div>
+                  {phase.kind === "checking" && parsedView.checked.valid.length > IMPORT_PART_ROWS ? (
+                    <progress className="w-full" aria-label="Checking progress" max={1} value={phase.progress} />
+                  ) : null}
                 </div>
               ) : null}
             </>
