@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { roleSchema } from "./permissions.js";
+import { roleSchema } from "./users.js";
 
 export const PRODUCT_AUDIT_ACTIONS = ["CREATE", "UPDATE", "DELETE", "DISABLE", "ENABLE", "QUANTITY_ADD", "QUANTITY_SUBTRACT"] as const;
 export const productAuditActionSchema = z.enum(PRODUCT_AUDIT_ACTIONS);

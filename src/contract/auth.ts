@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Permissions } from "./permissions.js";
 import { userSchema } from "./users.js";
 
 export const loginBodySchema = z.object({
@@ -10,4 +11,9 @@ export type LoginBody = z.infer<typeof loginBodySchema>;
 export const loginResponseSchema = z.object({ success: z.literal(true), user: userSchema });
 export const meResponseSchema = z.object({ user: userSchema });
 export const socketTokenResponseSchema = z.object({ token: z.string() });
-export { permissionsSchema as verifyPermissionsResponseSchema } from "./permissions.js";
+export const verifyPermissionsResponseSchema = z.object({
+  canManageProducts: z.boolean(),
+  canManageUsers: z.boolean(),
+  canViewAudit: z.boolean(),
+  canUpdateQuantity: z.boolean(),
+}) satisfies z.ZodType<Permissions>;

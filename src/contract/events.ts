@@ -1,9 +1,11 @@
-import { z } from "zod";
-import { roleSchema } from "./permissions.js";
+// No zod here: the client's first screen imports this module.
+import type { Role } from "./permissions.js";
 import type { Product } from "./products.js";
 
-export const onlineUserSchema = z.object({ username: z.string(), role: roleSchema });
-export type OnlineUser = z.infer<typeof onlineUserSchema>;
+export interface OnlineUser {
+  username: string;
+  role: Role;
+}
 
 export const INVENTORY_EVENT_TYPES = [
   "product_created",
@@ -40,7 +42,7 @@ export interface InventoryUpdate {
 export type AuthErrorReason = "invalid_token" | "expired_token" | "account_disabled";
 
 export interface ServerToClientEvents {
-  authenticated: (payload: { user: { id: number; username: string; role: z.infer<typeof roleSchema> } }) => void;
+  authenticated: (payload: { user: { id: number; username: string; role: Role } }) => void;
   auth_error: (payload: { message: string; reason: AuthErrorReason }) => void;
   user_count: (payload: { count: number; users: OnlineUser[] }) => void;
   inventory_update: (payload: InventoryUpdate) => void;

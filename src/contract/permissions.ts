@@ -1,16 +1,14 @@
-import { z } from "zod";
+// No zod here: the client's first screen imports this module (the schemas are in users.ts and auth.ts).
 
 export const ROLES = ["super_admin", "manager", "inventory", "streamer"] as const;
-export const roleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof roleSchema>;
+export type Role = (typeof ROLES)[number];
 
-export const permissionsSchema = z.object({
-  canManageProducts: z.boolean(),
-  canManageUsers: z.boolean(),
-  canViewAudit: z.boolean(),
-  canUpdateQuantity: z.boolean(),
-});
-export type Permissions = z.infer<typeof permissionsSchema>;
+export interface Permissions {
+  canManageProducts: boolean;
+  canManageUsers: boolean;
+  canViewAudit: boolean;
+  canUpdateQuantity: boolean;
+}
 export type Permission = keyof Permissions;
 
 /** The server's answer per role (API contract). The server enforces it; the client hides. */

@@ -1,5 +1,17 @@
 import { z } from "zod";
-import { BARCODE_MAX, MESSAGES, NAME_MAX, QUANTITY_MAX_EXCLUSIVE, QUANTITY_MIN, RELEASE_YEAR_MAX, RELEASE_YEAR_MIN } from "./rules.js";
+import {
+  BARCODE_MAX,
+  BARCODE_PATH_MAX,
+  EDITABLE_FIELDS,
+  MESSAGES,
+  NAME_MAX,
+  QUANTITY_MAX_EXCLUSIVE,
+  QUANTITY_MIN,
+  QUANTITY_REASON_DEFAULT,
+  RELEASE_YEAR_MAX,
+  RELEASE_YEAR_MIN,
+  STOCK_MOVED,
+} from "./rules.js";
 
 export const productSchema = z.object({
   id: z.number().int(),
@@ -53,10 +65,6 @@ export const createProductBodySchema = z.object({
 });
 export type CreateProductBody = z.input<typeof createProductBodySchema>;
 
-/** The fields an edit may change (PUT /api/products/{id}). */
-export const EDITABLE_FIELDS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand"] as const;
-export type EditableField = (typeof EDITABLE_FIELDS)[number];
-
 /**
  * An edit: any non-empty subset of the editable fields; fields left out do not change. The
  * spec's full body is one such subset.
@@ -74,13 +82,6 @@ export const updateProductBodySchema = z
   .refine((body) => EDITABLE_FIELDS.some((f) => body[f] !== undefined), { message: "Nothing to update" });
 export type UpdateProductBody = z.input<typeof updateProductBodySchema>;
 
-export const QUANTITY_REASON_DEFAULT = "Manual update";
-export const QUANTITY_REASONS = {
-  inventory: "Manual adjustment",
-  streamer: "Streamer adjustment",
-  undo: "Undo",
-} as const;
-
 export const quantityChangeBodySchema = z.object({
   quantity_change: z
     .number({ error: MESSAGES.quantityChangeInvalid })
@@ -97,17 +98,9 @@ export const quantityChangeBodySchema = z.object({
 });
 export type QuantityChangeBody = z.input<typeof quantityChangeBodySchema>;
 
-/** The 409 of a count whose starting stock moved meanwhile (`expected_quantity`). */
-export const STOCK_MOVED = "The stock changed since the count was taken";
-
-/** `Idempotency-Key` header of a quantity change: 1-100 printable ASCII characters. */
-export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const idempotencyKeySchema = z.string().regex(/^[\x20-\x7e]{1,100}$/, "Idempotency-Key must be 1-100 printable characters");
 
 export const productStatusBodySchema = z.object({ is_active: z.boolean() });
-
-/** The router refuses a path parameter longer than this (414), counted as sent (URL-encoded). */
-export const BARCODE_PATH_MAX = 100;
 
 export const barcodeParamsSchema = z.object({
   barcode: z.string().min(1).max(BARCODE_PATH_MAX).describe("The barcode, URL-encoded: at most 100 characters as sent"),
@@ -121,9 +114,6 @@ export const versionConflictBodySchema = z.object({
   fields: z.array(z.string()).optional(),
 });
 export type VersionConflictBody = z.infer<typeof versionConflictBodySchema>;
-
-/** Header of GET /api/products: the catalogue revision the list is complete up to. */
-export const CATALOGUE_REVISION_HEADER = "x-catalogue-revision";
 
 /** GET /api/products?since=R: the catch-up after missed events. */
 export const productsSinceQuerySchema = z.object({

@@ -80,3 +80,27 @@ export const csvMessages = {
   isActive: (row: number) => `Row ${row}: Invalid is_active value (use: true/false, 1/0, yes/no)`,
   moreErrors: (n: number) => `... and ${n} more errors`,
 };
+
+// Products API: header names, reasons and messages (no zod: the client's first screen uses them).
+/** The fields an edit may change (PUT /api/products/{id}). */
+export const EDITABLE_FIELDS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand"] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+export const QUANTITY_REASON_DEFAULT = "Manual update";
+export const QUANTITY_REASONS = {
+  inventory: "Manual adjustment",
+  streamer: "Streamer adjustment",
+  undo: "Undo",
+} as const;
+
+/** The 409 of a count whose starting stock moved meanwhile (`expected_quantity`). */
+export const STOCK_MOVED = "The stock changed since the count was taken";
+
+/** `Idempotency-Key` header of a quantity change: 1-100 printable ASCII characters. */
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+
+/** The router refuses a path parameter longer than this (414), counted as sent (URL-encoded). */
+export const BARCODE_PATH_MAX = 100;
+
+/** Header of GET /api/products: the catalogue revision the list is complete up to. */
+export const CATALOGUE_REVISION_HEADER = "x-catalogue-revision";

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { roleSchema } from "./permissions.js";
+import { ROLES } from "./permissions.js";
 import { MESSAGES, PASSWORD_MIN, USERNAME_PATTERN } from "./rules.js";
+
+export const roleSchema = z.enum(ROLES);
 
 export const userSchema = z.object({
   id: z.number().int(),

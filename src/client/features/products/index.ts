@@ -2,7 +2,7 @@ import { lazy } from "react";
 
 export { useSetProductStatus } from "./api/set-product-status";
 export { QUANTITY_FAILED } from "./messages";
-export { productNameOf } from "./product-form";
+export { productNameOf } from "./product-name";
 export { fakeApi } from "./store/fake-api";
 export { type ListStatus, ProductStore } from "./store/product-store";
 export {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../contract/rules";
-import { changedFields, EMPTY_PRODUCT_FORM, editableOf, formValuesOf, productFormSchema, productNameOf, toInteger } from "./product-form";
+import { changedFields, EMPTY_PRODUCT_FORM, editableOf, formValuesOf, productFormSchema, toInteger } from "./product-form";
+import { productNameOf } from "./product-name";
 
 const add = productFormSchema("add");
 const edit = productFormSchema("edit");

@@ -1,11 +1,6 @@
 import { z } from "zod";
-import {
-  type CreateProductBody,
-  createProductBodySchema,
-  EDITABLE_FIELDS,
-  type EditableField,
-  type Product,
-} from "../../../contract/products";
+import { type CreateProductBody, createProductBodySchema, type Product } from "../../../contract/products";
+import { EDITABLE_FIELDS, type EditableField } from "../../../contract/rules";
 
 /** What the form's inputs hold: text, as typed. */
 export interface ProductFormValues {
@@ -108,8 +103,3 @@ export const FIELD_LABELS: Record<keyof ProductFormValues, string> = {
   release_year: "Release Year",
   quantity_on_hand: "Quantity",
 };
-
-/** The name in an update result: product_name, with 'name' as the fallback (spec section 3). */
-export function productNameOf(result: { product_name?: string | null; name?: string | null }): string {
-  return result.product_name || result.name || "";
-}

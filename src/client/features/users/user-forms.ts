@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { canTouchRole, type Role, roleSchema } from "../../../contract/permissions";
+import { canTouchRole, type Role } from "../../../contract/permissions";
 import { MESSAGES, PASSWORD_MIN } from "../../../contract/rules";
-import { type CreateUserBody, createUserBodySchema } from "../../../contract/users";
+import { type CreateUserBody, createUserBodySchema, roleSchema } from "../../../contract/users";
 
 export const CREATE_USER_FAILED = "Failed to create user";
 export const RESET_PASSWORD_FAILED = "Failed to reset password";

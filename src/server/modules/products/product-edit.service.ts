@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { EDITABLE_FIELDS, type EditableField, type Product, type updateProductBodySchema } from "../../../contract/products.js";
-import { MESSAGES } from "../../../contract/rules.js";
+import type { Product, updateProductBodySchema } from "../../../contract/products.js";
+import { EDITABLE_FIELDS, type EditableField, MESSAGES } from "../../../contract/rules.js";
 import { conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";

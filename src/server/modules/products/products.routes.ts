@@ -3,9 +3,7 @@ import { z } from "zod";
 import { errorBodySchema } from "../../../contract/errors.js";
 import {
   barcodeParamsSchema,
-  CATALOGUE_REVISION_HEADER,
   createProductBodySchema,
-  IDEMPOTENCY_HEADER,
   idempotencyKeySchema,
   productSchema,
   productStatusBodySchema,
@@ -15,6 +13,7 @@ import {
   updateProductBodySchema,
   versionConflictBodySchema,
 } from "../../../contract/products.js";
+import { CATALOGUE_REVISION_HEADER, IDEMPOTENCY_HEADER } from "../../../contract/rules.js";
 import { idParamsSchema } from "../../../contract/users.js";
 import type { ZodApp } from "../../app.js";
 import { describedError, errorAnswers } from "../../openapi.js";

@@ -1,4 +1,5 @@
-import { IDEMPOTENCY_HEADER, type Product, type QuantityChangeBody } from "../../../../contract/products";
+import type { Product, QuantityChangeBody } from "../../../../contract/products";
+import { IDEMPOTENCY_HEADER } from "../../../../contract/rules";
 import { apiFetch } from "../../../lib/http";
 import { type RetryPolicy, type Sleep, sleep, withRetries } from "../../../lib/retry";
 

@@ -1,4 +1,5 @@
-import { CATALOGUE_REVISION_HEADER, type Product, type ProductsSince } from "../../../../contract/products";
+import type { Product, ProductsSince } from "../../../../contract/products";
+import { CATALOGUE_REVISION_HEADER } from "../../../../contract/rules";
 import { apiFetch, apiRequest } from "../../../lib/http";
 import { withRetries } from "../../../lib/retry";
 

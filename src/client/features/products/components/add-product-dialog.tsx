@@ -6,14 +6,8 @@ import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
 import { notify } from "../../notifications";
 import { useCreateProduct } from "../api/create-product";
-import {
-  ADD_FAILED,
-  EMPTY_PRODUCT_FORM,
-  type ProductFormOutput,
-  type ProductFormValues,
-  productFormSchema,
-  productNameOf,
-} from "../product-form";
+import { ADD_FAILED, EMPTY_PRODUCT_FORM, type ProductFormOutput, type ProductFormValues, productFormSchema } from "../product-form";
+import { productNameOf } from "../product-name";
 import { ProductFormFields } from "./product-form-fields";
 
 // Pure: screens that import the products feature without this dialog leave it out of their bundle.

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
-import { type Product, STOCK_MOVED } from "../../../../contract/products";
+import type { Product } from "../../../../contract/products";
+import { STOCK_MOVED } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Field, Input, inputClassName } from "../../../components/ui/field";

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import type { EditableField, Product } from "../../../../contract/products";
+import type { Product } from "../../../../contract/products";
+import type { EditableField } from "../../../../contract/rules";
 import { MESSAGES } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { type EditableValues, FIELD_LABELS } from "../product-form";

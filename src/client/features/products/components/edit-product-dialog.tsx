@@ -1,7 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { EDITABLE_FIELDS, type EditableField, type Product } from "../../../../contract/products";
+import type { Product } from "../../../../contract/products";
+import { EDITABLE_FIELDS, type EditableField } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { messageOr } from "../../../lib/http";
@@ -16,9 +17,9 @@ import {
   type ProductFormOutput,
   type ProductFormValues,
   productFormSchema,
-  productNameOf,
   UPDATE_FAILED,
 } from "../product-form";
+import { productNameOf } from "../product-name";
 import { useProduct, useProductStore } from "../store/product-store-provider";
 import { type Conflict, EditConflict } from "./edit-conflict";
 import { ProductFormFields } from "./product-form-fields";

@@ -1,5 +1,6 @@
 import { useCallback } from "react";
-import { type Product, QUANTITY_REASONS } from "../../../../contract/products";
+import type { Product } from "../../../../contract/products";
+import { QUANTITY_REASONS } from "../../../../contract/rules";
 import { errorText, notify } from "../../notifications";
 import { QUANTITY_FAILED, useProductStore } from "../../products";
 import { playFeedback } from "../feedback";
