@@ -62,12 +62,16 @@ export async function decodeJson(answer: Answer): Promise<unknown> {
  * With `parse` false (a load inside the busy window) the JSON is not parsed: that would block the
  * bench's own event loop and delay what its sockets and probes record.
  */
-export async function firstLoad(base: string, cookie: string, { parse = true, acceptEncoding = "gzip, br" } = {}): Promise<FirstLoad> {
+export async function firstLoad(
+  base: string,
+  cookie: string,
+  { parse = true, acceptEncoding = "gzip, br", query = "" } = {},
+): Promise<FirstLoad> {
   const agent = newAgent(1);
   let ttfbAt = 0;
   try {
     const sentAt = performance.now();
-    const answer = await request(`${base}/api/products`, {
+    const answer = await request(`${base}/api/products${query}`, {
       headers: { cookie, "accept-encoding": acceptEncoding },
       agent,
       onHeaders: (t) => {

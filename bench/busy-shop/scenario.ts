@@ -53,7 +53,7 @@ export interface ScenarioResult {
   windowMs: number;
   seed: ImportAnswer[];
   quietLoad: FirstLoad;
-  loadVariants: Array<{ acceptEncoding: string; ms: number; ttfbMs: number; wireBytes: number }>;
+  loadVariants: Array<{ label: string; ms: number; ttfbMs: number; wireBytes: number }>;
   /** Ids of the products the window's import updates. */
   importUpdates: Set<number>;
   /** When the in-window first load was sent, ms into the window. */
@@ -101,6 +101,9 @@ function serverErrors(servers: ServerProcess[]): ScenarioResult["serverErrors"] 
   return { count, samples: [...samples] };
 }
 
+/** How the app's client asks for the catalogue (a shared snapshot; older servers ignore it). */
+const CATCH_UP = "?catch_up=true";
+
 const log = (kind: DbKind, msg: string) => console.log(`[${kind}] ${msg}`);
 
 export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
@@ -128,12 +131,19 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
     const inventoryCookie = await login(b.url, accounts.inventory.username, accounts.inventory.password);
     const quietLoad = await firstLoad(a.url, await login(a.url, accounts.inventory.username, accounts.inventory.password));
     if (quietLoad.count < settings.products) throw new Error(`first load answered ${quietLoad.count} products`);
-    // Where the first load's time goes: the same list uncompressed and gzip-only.
+    // Where the first load's time goes: the same list uncompressed and gzip-only; and as the app's
+    // client asks for it (?catch_up=true: a shared snapshot on servers that have one), twice.
     const loadVariants: ScenarioResult["loadVariants"] = [];
-    for (const acceptEncoding of ["identity", "gzip"]) {
+    const variants = [
+      { acceptEncoding: "identity", query: "" },
+      { acceptEncoding: "gzip", query: "" },
+      { acceptEncoding: "gzip, br", query: CATCH_UP },
+      { acceptEncoding: "gzip, br", query: CATCH_UP },
+    ];
+    for (const { acceptEncoding, query } of variants) {
       const cookie = await login(a.url, accounts.inventory.username, accounts.inventory.password);
-      const load = await firstLoad(a.url, cookie, { parse: false, acceptEncoding });
-      loadVariants.push({ acceptEncoding, ms: load.ms, ttfbMs: load.ttfbMs, wireBytes: load.wireBytes });
+      const load = await firstLoad(a.url, cookie, { parse: false, acceptEncoding, query });
+      loadVariants.push({ label: `${query || "plain"} ${acceptEncoding}`, ms: load.ms, ttfbMs: load.ttfbMs, wireBytes: load.wireBytes });
     }
     log(kind, `first load ${quietLoad.ms.toFixed(0)} ms; connecting ${settings.sockets} sockets`);
 
@@ -185,7 +195,7 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
       if (!settings.busyLoadAtFraction) return;
       await sleep(settings.busyLoadAtFraction * settings.seconds * 1000);
       busyLoadAt = window.elapsed();
-      busyLoad = await firstLoad(a.url, busyCookie, { parse: false }).catch((err: Error) => ({ error: err.message }));
+      busyLoad = await firstLoad(a.url, busyCookie, { parse: false, query: CATCH_UP }).catch((err: Error) => ({ error: err.message }));
     })();
 
     await sleep(settings.seconds * 1000);
