@@ -30,7 +30,7 @@ function lockForTool(dataDir: string, what: string): DataDirLock {
     return lockDataDir(dataDir);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    throw new BackupError(`${message.replace(/ Stop that server first.*$/, "")}. Stop the server, then run the ${what} again.`);
+    throw new BackupError(`${message.replace(/\.? Stop that server first.*$/, "")}. Stop the server, then run the ${what} again.`);
   }
 }
 
