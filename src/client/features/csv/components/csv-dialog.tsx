@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { CheckCircle2, Download, FileDown, Upload } from "lucide-react";
+import { Download, FileDown, Upload } from "lucide-react";
 import { type ChangeEvent, useId, useRef, useState } from "react";
 import { IMPORT_JOB_MAX_ROWS, IMPORT_PART_ROWS, type ImportPreview, type ImportResult } from "../../../../contract/import";
 import { CSV_COLUMNS } from "../../../../contract/rules";
@@ -11,17 +11,9 @@ import { notify } from "../../notifications";
 import { useProductList, useProductStore } from "../../products";
 import { importFile, previewInParts } from "../api/import-products";
 import { downloadCsv, type ExportKind, exportCsv, exportFileName, TEMPLATE_FILE_NAME, templateCsv } from "../csv-format";
-import {
-  type CheckedRows,
-  checkRows,
-  errorSummary,
-  isCsvFileName,
-  NOT_CSV_MESSAGE,
-  type ParsedCsv,
-  parseCsvFile,
-  previewRows,
-} from "../csv-import";
+import { type CheckedRows, checkRows, isCsvFileName, NOT_CSV_MESSAGE, type ParsedCsv, parseCsvFile, previewRows } from "../csv-import";
 import { ImportDiff } from "./import-diff";
+import { ErrorList, ImportOutcome } from "./import-outcome";
 
 type Phase =
   | { kind: "idle" }
@@ -34,26 +26,6 @@ type Phase =
 
 export interface CsvDialogProps {
   onClose: () => void;
-}
-
-function ErrorList({ errors, title }: { errors: string[]; title: string }) {
-  const { shown, more } = errorSummary(errors);
-  if (errors.length === 0) return null;
-  return (
-    <div
-      role="alert"
-      className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
-    >
-      <p className="font-semibold">{title}</p>
-      <ul className="mt-1 list-disc pl-5">
-        {shown.map((e, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the same message may appear twice
-          <li key={`${i}-${e}`}>{e}</li>
-        ))}
-      </ul>
-      {more ? <p className="mt-1 font-medium">{more}</p> : null}
-    </div>
-  );
 }
 
 /** CSV import (parse, check, preview, dry-run diff, confirm, result) and export. */
@@ -157,34 +129,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
             Import
           </h3>
           {phase.kind === "done" ? (
-            <div className="flex flex-col gap-3" data-testid="import-result">
-              <p role="status" className="flex items-center gap-2 text-lg font-bold text-green-800 dark:text-green-300">
-                <CheckCircle2 aria-hidden="true" className="h-6 w-6" />
-                Import Complete!
-              </p>
-              <dl className="grid grid-cols-3 gap-3 text-center">
-                {(
-                  [
-                    ["Created", phase.result.created],
-                    ["Updated", phase.result.updated],
-                    ["Skipped", phase.result.skipped],
-                  ] as const
-                ).map(([label, value]) => (
-                  <div key={label} className="rounded-lg bg-gray-100 p-3 dark:bg-gray-800">
-                    <dt className="text-sm">{label}</dt>
-                    <dd className="text-2xl font-bold" data-testid={`import-${label.toLowerCase()}`}>
-                      {value}
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-              <ErrorList errors={phase.result.errors} title="Errors" />
-              <div>
-                <Button variant="secondary" onClick={reset}>
-                  Import Another File
-                </Button>
-              </div>
-            </div>
+            <ImportOutcome result={phase.result} onAgain={reset} />
           ) : phase.kind === "diff" ? (
             <ImportDiff
               preview={phase.preview}
