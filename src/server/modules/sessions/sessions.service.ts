@@ -155,10 +155,13 @@ export class Sessions {
   async authenticateSocket(payload: unknown): Promise<SocketSession | { reason: AuthErrorReason }> {
     const parsed = authenticatePayload.safeParse(payload);
     if (!parsed.success) return { reason: "invalid_token" };
+    const generation = this.cache.current;
     const taken = await takeSocketToken(this.db, parsed.data.token);
     if (!taken) return { reason: "invalid_token" };
     if (taken.expiresAt.getTime() < Date.now()) return { reason: "expired_token" };
-    const session = await findSessionById(this.db, taken.sessionId);
+    let session = await findSessionById(this.db, taken.sessionId);
+    // Sessions ended while this was read: read again, so a socket never outlives its session's end.
+    if (session && this.cache.current !== generation) session = await findSessionById(this.db, taken.sessionId);
     if (!session || session.expiresAt.getTime() <= Date.now()) return { reason: "invalid_token" };
     if (!session.isActive) return { reason: "account_disabled" };
     return {
