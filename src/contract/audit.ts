@@ -40,6 +40,9 @@ export const quantityAuditEntrySchema = z.object({
   user_name: z.string(),
   user_id: z.number().int().nullable(),
   timestamp: z.string(),
+  /** The show the change was made in (POST /api/shows), and its name; null outside a show. */
+  show_id: z.number().int().nullable().optional(),
+  show_name: z.string().nullable().optional(),
 });
 export type QuantityAuditEntry = z.infer<typeof quantityAuditEntrySchema>;
 
@@ -52,6 +55,8 @@ export const auditQuerySchema = z.object({
   until: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(AUDIT_LIMIT_MAX).default(AUDIT_LIMIT_DEFAULT),
   offset: z.coerce.number().int().min(0).default(0),
+  /** Quantity lists only: the changes made in one show. */
+  show_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 

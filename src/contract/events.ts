@@ -1,6 +1,7 @@
 // No zod here: the client's first screen imports this module.
 import type { Role } from "./permissions.js";
 import type { Product } from "./products.js";
+import type { ShowUpdate } from "./show-rules.js";
 
 export interface OnlineUser {
   username: string;
@@ -46,6 +47,8 @@ export interface ServerToClientEvents {
   auth_error: (payload: { message: string; reason: AuthErrorReason }) => void;
   user_count: (payload: { count: number; users: OnlineUser[] }) => void;
   inventory_update: (payload: InventoryUpdate) => void;
+  /** A show started or ended (src/contract/show-rules.ts). */
+  show_update: (payload: ShowUpdate) => void;
 }
 
 export interface ClientToServerEvents {

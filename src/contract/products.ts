@@ -95,6 +95,12 @@ export const quantityChangeBodySchema = z.object({
    * during the count is never overwritten.
    */
   expected_quantity: z.number().int().min(QUANTITY_MIN).lt(QUANTITY_MAX_EXCLUSIVE).optional(),
+  /**
+   * The show the tap was made in (POST /api/shows): written into the quantity audit with the
+   * change. Only one's own show (403 otherwise, 404 when there is no such show); an ended show is
+   * accepted, so a tap queued offline during the show still lands in it.
+   */
+  show_id: z.number().int().positive().max(2_147_483_647).optional(),
 });
 export type QuantityChangeBody = z.input<typeof quantityChangeBodySchema>;
 

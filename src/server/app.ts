@@ -22,6 +22,7 @@ import { healthRoutes } from "./modules/health/health.routes.js";
 import { importRoutes } from "./modules/import/import.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
+import { showsRoutes } from "./modules/shows/shows.routes.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
 import { apiAuth } from "./plugins/auth.js";
 import { registerErrorHandler } from "./plugins/errors.js";
@@ -127,6 +128,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await productsRoutes(zapp);
       await importRoutes(zapp);
       await auditRoutes(zapp);
+      await showsRoutes(zapp);
     },
     { prefix: "/api" },
   );

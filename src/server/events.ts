@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { InventoryUpdate } from "../contract/events.js";
+import type { ShowUpdate } from "../contract/show-rules.js";
 
 /**
  * In-process events that services raise after a commit. The realtime plugin turns them into
@@ -7,6 +8,8 @@ import type { InventoryUpdate } from "../contract/events.js";
  */
 export interface ServerEvents {
   inventory_update: [InventoryUpdate];
+  /** A show started or ended. */
+  show_update: [ShowUpdate];
   /** A user's sessions were ended (disabled or password reset): drop their live connections. */
   user_revoked: [{ userId: number; reason: "account_disabled" | "password_reset" }];
 }

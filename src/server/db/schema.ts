@@ -128,6 +128,29 @@ export const productAudit = pgTable(
   ],
 );
 
+/**
+ * Shows: a stream's ledger. One running show (ended_at NULL) per user; the taps made during it
+ * carry its id in quantity_audit.show_id (apply_quantity_change, migration 0006).
+ */
+export const shows = pgTable(
+  "shows",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    startedBy: integer("started_by").references(() => users.id, { onDelete: "set null" }),
+    startedByName: text("started_by_name").notNull(),
+    startedAt: ts("started_at").notNull().defaultNow(),
+    endedAt: ts("ended_at"),
+    endedByName: text("ended_by_name"),
+  },
+  (t) => [
+    uniqueIndex("shows_one_running_per_user_idx")
+      .on(t.startedBy)
+      .where(sql`${t.endedAt} is null`),
+    index("shows_started_idx").on(t.startedAt.desc(), t.id.desc()),
+  ],
+);
+
 export const quantityAudit = pgTable(
   "quantity_audit",
   {
@@ -143,11 +166,14 @@ export const quantityAudit = pgTable(
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     userName: text("user_name").notNull(),
     timestamp: ts("timestamp").notNull().defaultNow(),
+    /** The show the tap was made in (migration 0006), else NULL. */
+    showId: integer("show_id").references(() => shows.id, { onDelete: "set null" }),
   },
   (t) => [
     index("quantity_audit_time_idx").on(t.timestamp.desc(), t.id.desc()),
     index("quantity_audit_product_idx").on(t.productId, t.timestamp.desc()),
     index("quantity_audit_user_idx").on(t.userId),
+    index("quantity_audit_show_idx").on(t.showId, t.id),
   ],
 );
 

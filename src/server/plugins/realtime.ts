@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Server, type Socket } from "socket.io";
 import type { ClientToServerEvents, InventoryUpdate, ServerToClientEvents } from "../../contract/events.js";
+import type { ShowUpdate } from "../../contract/show-rules.js";
 import { poolIdle, watchedAdapterPool } from "../modules/realtime/adapter-pool.js";
 import { AUTHENTICATED_ROOM, type Presence, presenceOf } from "../modules/realtime/presence.js";
 import {
@@ -33,9 +34,10 @@ const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 
 /**
  * socket.io on the app's HTTP server (path /socket.io): token authentication (the sessions
- * module owns the tokens and closes the sockets of ended sessions), presence (`user_count`) and
- * `inventory_update` after commits. On PostgreSQL the socket.io PostgreSQL adapter carries
- * broadcasts, presence queries and ended sessions to every server process.
+ * module owns the tokens and closes the sockets of ended sessions), presence (`user_count`),
+ * `inventory_update` after commits and `show_update` when a show starts or ends. On PostgreSQL
+ * the socket.io PostgreSQL adapter carries broadcasts, presence queries and ended sessions to
+ * every server process.
  */
 export const realtimePlugin = fp(async (app: FastifyInstance) => {
   const io: RealtimeServer = new Server(app.server, {
@@ -170,6 +172,10 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     io.to(AUTHENTICATED_ROOM).emit("inventory_update", event);
   };
   app.events.on("inventory_update", onInventoryUpdate);
+  const onShowUpdate = (event: ShowUpdate) => {
+    io.to(AUTHENTICATED_ROOM).emit("show_update", event);
+  };
+  app.events.on("show_update", onShowUpdate);
 
   // Before the HTTP server closes: drop every connection (long-polling requests and websockets
   // would otherwise keep it open), so shutdown is prompt. Clients reconnect to whatever runs next.
@@ -177,6 +183,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     closing = true;
     clearInterval(refreshTimer);
     app.events.off("inventory_update", onInventoryUpdate);
+    app.events.off("show_update", onShowUpdate);
     sessionSockets.stop();
     if (pool) await announceDeparture();
     io.local.disconnectSockets(true);

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { AuditUser, ProductAuditAction, ProductAuditEntry, QuantityAuditEntry, TransactionType } from "../../../contract/audit.js";
 import type { Db } from "../../db/client.js";
-import { productAudit, quantityAudit, users } from "../../db/schema.js";
+import { productAudit, quantityAudit, shows, users } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 
 export interface ProductAuditInsert {
@@ -74,10 +74,13 @@ export interface AuditFilter {
   until?: Date;
   limit: number;
   offset: number;
+  /** Quantity entries of one show. */
+  showId?: number;
 }
 
 function conditions(table: typeof productAudit | typeof quantityAudit, f: AuditFilter): SQL | undefined {
   const parts: SQL[] = [];
+  if (f.showId !== undefined) parts.push(table === quantityAudit ? eq(quantityAudit.showId, f.showId) : sql`false`);
   if (f.productId !== undefined) parts.push(eq(table.productId, f.productId));
   if (f.userId !== undefined) parts.push(eq(table.userId, f.userId));
   if (f.since) parts.push(gte(table.timestamp, f.since));
@@ -114,13 +117,14 @@ export async function listProductAudit(db: Db, f: AuditFilter): Promise<ProductA
 /** Quantity audit entries, newest first (timestamp, then id, descending). */
 export async function listQuantityAudit(db: Db, f: AuditFilter): Promise<QuantityAuditEntry[]> {
   const rows = await db
-    .select()
+    .select({ entry: quantityAudit, showName: shows.name })
     .from(quantityAudit)
+    .leftJoin(shows, eq(shows.id, quantityAudit.showId))
     .where(conditions(quantityAudit, f))
     .orderBy(desc(quantityAudit.timestamp), desc(quantityAudit.id))
     .limit(f.limit)
     .offset(f.offset);
-  return rows.map((r) => ({
+  return rows.map(({ entry: r, showName }) => ({
     id: r.id,
     product_id: r.productId,
     product_name: r.productName,
@@ -133,6 +137,8 @@ export async function listQuantityAudit(db: Db, f: AuditFilter): Promise<Quantit
     user_name: r.userName,
     user_id: r.userId,
     timestamp: r.timestamp.toISOString(),
+    show_id: r.showId,
+    show_name: showName,
   }));
 }
 

@@ -11,6 +11,7 @@ function toFilter(query: AuditQuery, productId?: number): AuditFilter {
     until: query.until ? new Date(query.until) : undefined,
     limit: query.limit,
     offset: query.offset,
+    showId: query.show_id,
   };
 }
 

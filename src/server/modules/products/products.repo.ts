@@ -187,6 +187,8 @@ export interface QuantityChange {
   ip: string;
   /** The Idempotency-Key and the hash of the request it came with, when the request had one. */
   key?: { key: string; requestHash: string };
+  /** The show the tap was made in (migration 0006): the user's own, written into the quantity audit. */
+  showId?: number;
 }
 
 /** What apply_quantity_change answers: the product, or a refusal the service turns into its message. */
@@ -196,7 +198,15 @@ export interface QuantityChangeAnswer {
   /** The stored answer of an earlier request with the same key: nothing changed now. */
   replayed: boolean;
 }
-export type QuantityRefusal = "not_found" | "disabled" | "stock_moved" | "insufficient_stock" | "stock_limit" | "key_reused";
+export type QuantityRefusal =
+  | "not_found"
+  | "disabled"
+  | "stock_moved"
+  | "insufficient_stock"
+  | "stock_limit"
+  | "key_reused"
+  | "show_not_found"
+  | "show_not_yours";
 
 const applyQuantityChangeStatement = prepared((db) =>
   db
@@ -204,13 +214,13 @@ const applyQuantityChangeStatement = prepared((db) =>
     .from(
       sql`apply_quantity_change(${sql.placeholder("productId")}, ${sql.placeholder("delta")}, ${sql.placeholder("expected")}, ${QUANTITY_MAX_EXCLUSIVE}, ${sql.placeholder("reason")},
         ${sql.placeholder("userId")}, ${sql.placeholder("userName")}, ${sql.placeholder("ip")}, ${sql.placeholder("key")},
-        ${sql.placeholder("requestHash")})`,
+        ${sql.placeholder("requestHash")}, ${sql.placeholder("showId")})`,
     )
     .prepare("apply_quantity_change"),
 );
 
 /**
- * The atomic stock change in one statement, so one round trip (migration 0003): the key's claim,
+ * The atomic stock change in one statement, so one round trip (migrations 0003 and 0006): the key's claim, the show's check,
  * one conditional UPDATE (never read-then-write; nothing changes when the product is missing,
  * disabled, or the stock would leave 0..QUANTITY_MAX_EXCLUSIVE-1), both audit rows and the
  * key's stored answer commit together.
@@ -226,6 +236,7 @@ export async function applyQuantityChange(db: Db, change: QuantityChange): Promi
     ip: change.ip,
     key: change.key?.key ?? null,
     requestHash: change.key?.requestHash ?? null,
+    showId: change.showId ?? null,
   });
   if (!answer) throw new Error("apply_quantity_change answered nothing");
   return answer;

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { createProductBodySchema, Product, quantityChangeBodySchema } from "../../../contract/products.js";
 import { MESSAGES, QUANTITY_MAX_EXCLUSIVE, QUANTITY_REASON_DEFAULT, STOCK_MOVED } from "../../../contract/rules.js";
+import { SHOW_MESSAGES } from "../../../contract/show-rules.js";
 import { AppError, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
@@ -168,6 +169,8 @@ const REFUSALS: Record<QuantityRefusal, { status: number; error: string }> = {
   insufficient_stock: { status: 409, error: MESSAGES.insufficientStock },
   stock_limit: { status: 409, error: `Stock cannot reach ${QUANTITY_MAX_EXCLUSIVE.toLocaleString("en-US")}` },
   key_reused: { status: 422, error: MESSAGES.idempotencyKeyReused },
+  show_not_found: { status: 404, error: SHOW_MESSAGES.notFound },
+  show_not_yours: { status: 403, error: SHOW_MESSAGES.notYours },
 };
 
 /** What an Idempotency-Key is bound to: the method, the path and the (validated) body. */
@@ -178,6 +181,8 @@ function requestHash(id: number, input: QuantityChangeInput): string {
     input.quantity_change,
     input.reason,
     input.expected_quantity ?? null,
+    // Only when sent: keys stored before shows existed keep matching their requests.
+    ...(input.show_id === undefined ? [] : [input.show_id]),
   ]);
   return createHash("sha256").update(request).digest("hex");
 }
@@ -200,6 +205,7 @@ export async function changeQuantity(
     productId: id <= MAX_ID ? id : undefined,
     delta,
     expected: input.expected_quantity,
+    showId: input.show_id,
     reason: input.reason || QUANTITY_REASON_DEFAULT,
     userId: ctx.actor.id,
     userName: ctx.actor.username,

@@ -1,0 +1,32 @@
+// Shows: limits, messages, events and who sees what (no zod: the client's streamer screen uses them).
+import type { Role } from "./permissions.js";
+import type { Show } from "./shows.js";
+
+export const SHOW_NAME_MAX = 100;
+
+export const SHOW_MESSAGES = {
+  notFound: "Show not found",
+  alreadyRunning: "You are already running a show",
+  alreadyEnded: "This show has already ended",
+  notYours: "You can only tag your own show",
+} as const;
+
+/** Managers (and super administrators) see and end every show; others see and end their own. */
+export function seesAllShows(role: Role): boolean {
+  return role === "manager" || role === "super_admin";
+}
+
+export const SHOW_EVENT_TYPES = ["show_started", "show_ended"] as const;
+export type ShowEventType = (typeof SHOW_EVENT_TYPES)[number];
+
+/** The live event `show_update`: a show started or ended (after the commit). */
+export interface ShowUpdate {
+  type: ShowEventType;
+  show: Show;
+  timestamp: string;
+  userId: number;
+  username: string;
+}
+
+/** The CSV of a show's summary (reconciling with the marketplace's orders). */
+export const SHOW_CSV_COLUMNS = ["product", "barcode", "sold", "added", "net"] as const;

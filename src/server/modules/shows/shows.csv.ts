@@ -1,0 +1,32 @@
+import { SHOW_CSV_COLUMNS } from "../../../contract/show-rules.js";
+import type { ShowSummary } from "../../../contract/shows.js";
+
+/** Text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a leading quote (as the CSV export does). */
+const FORMULA = /^'*[=+\-@]/;
+const textCell = (value: string) => {
+  const safe = FORMULA.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+/**
+ * A show's summary as CSV (product, barcode, sold, added, net), one line per product in name
+ * order, to reconcile with the marketplace's orders: CRLF, UTF-8 with a byte-order mark so
+ * spreadsheets read names with accents.
+ */
+export function showCsv(summary: ShowSummary): string {
+  const lines = [...summary.lines].sort((a, b) => a.product_name.localeCompare(b.product_name, "en") || a.barcode.localeCompare(b.barcode));
+  const rows = lines.map((l) => [textCell(l.product_name), textCell(l.barcode), l.sold, l.added, l.net].join(","));
+  return `\uFEFF${[SHOW_CSV_COLUMNS.join(","), ...rows].join("\r\n")}\r\n`;
+}
+
+/** The download's file name: show-<id>-<name>-<date>.csv, in plain letters. */
+export function showCsvFileName(summary: ShowSummary): string {
+  const slug = summary.show.name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .toLowerCase()
+    .slice(0, 40);
+  return `show-${summary.show.id}${slug ? `-${slug}` : ""}-${summary.show.started_at.slice(0, 10)}.csv`;
+}
