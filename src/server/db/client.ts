@@ -31,7 +31,16 @@ const MIGRATION_LOCK = 7_345_221;
 export async function openPglite(dataDir?: string): Promise<Database> {
   const embedded = await startEmbeddedDatabase(dataDir);
   try {
-    return await openPool("pglite", new pg.Pool(embedded.connection), embedded.stop);
+    const pool = new pg.Pool({
+      ...embedded.connection,
+      // PGlite is one session for every connection: a connection opened after another one closed
+      // (an error, a restart) finds that one's named prepared statements still there, and
+      // node-postgres would fail preparing them again. It starts with none (awaited before use).
+      onConnect: async (client) => {
+        await client.query("DEALLOCATE ALL");
+      },
+    });
+    return await openPool("pglite", pool, embedded.stop);
   } catch (err) {
     await embedded.stop();
     throw err;

@@ -21,7 +21,8 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
-describe("the embedded database", () => {
+// Each test starts one or two database processes (initdb on a fresh folder): slow on a busy machine.
+describe("the embedded database", { timeout: 120_000 }, () => {
   it("keeps its data across a close and a new start", async () => {
     const dir = freshDir();
     const first = await openPglite(dir);
@@ -34,6 +35,20 @@ describe("the embedded database", () => {
       expect((await second.pool.query("select n from kept")).rows).toEqual([{ n: 42 }]);
     } finally {
       await second.close();
+    }
+  });
+
+  it("serves a named prepared statement again after its connection was replaced", async () => {
+    const database = await openPglite();
+    try {
+      const named = { name: "embedded_test_named", text: "select $1::int + 1 as n", values: [41] };
+      expect((await database.pool.query(named)).rows).toEqual([{ n: 42 }]);
+      // The one connection goes away (as after an error); the next one meets the same PGlite session.
+      const client = await database.pool.connect();
+      client.release(true);
+      expect((await database.pool.query(named)).rows).toEqual([{ n: 42 }]);
+    } finally {
+      await database.close();
     }
   });
 

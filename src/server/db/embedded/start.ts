@@ -7,7 +7,15 @@ import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 
 export interface EmbeddedDatabase {
   /** node-postgres connection settings for the socket. */
-  connection: { host: string; port: number; user: string; database: string; max: number; connectionTimeoutMillis: number };
+  connection: {
+    host: string;
+    port: number;
+    user: string;
+    database: string;
+    max: number;
+    connectionTimeoutMillis: number;
+    idleTimeoutMillis: number;
+  };
   /** Closes the database (flushing it to disk), ends its process, and frees the data folder. */
   stop(): Promise<void>;
 }
@@ -87,6 +95,8 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
       database: "postgres",
       max: POOL_MAX,
       connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+      // Keep the one connection: closing it when idle would only make the next request open it again.
+      idleTimeoutMillis: 0,
     },
     stop,
   };
