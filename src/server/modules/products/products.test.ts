@@ -417,6 +417,30 @@ describe("PUT /api/products/:id/quantity", () => {
       expect((await quantityAuditOf(p.id)).filter((q) => q.transactionType === "adjustment")).toHaveLength(20);
     }
   });
+
+  it("keeps 500 concurrent taps exact, and applies keyed retries sent at the same time once", { timeout: 120_000 }, async () => {
+    const p = await manager.create({ quantity_on_hand: 300 });
+    const s = await signIn("streamer");
+    const base = await baseUrl();
+    const send = (key?: string) =>
+      fetch(`${base}/api/products/${p.id}/quantity`, {
+        method: "PUT",
+        headers: { cookie: s.cookie, "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) },
+        body: JSON.stringify({ quantity_change: -1, reason: "Streamer adjustment" }),
+      }).then((r) => r.status);
+    // 400 plain taps and 50 keyed taps each sent twice: 450 sales asked for, 300 in stock.
+    const statuses = await Promise.all([
+      ...Array.from({ length: 400 }, () => send()),
+      ...Array.from({ length: 50 }, (_, i) => [send(`burst-${i}`), send(`burst-${i}`)]).flat(),
+    ]);
+    expect(statuses.filter((x) => x !== 200 && x !== 409)).toEqual([]);
+    expect(await quantityOf(p.id)).toBe(0);
+    expect((await quantityAuditOf(p.id)).filter((q) => q.transactionType === "adjustment")).toHaveLength(300);
+    expect((await productAuditOf(p.id)).filter((a) => a.action === "QUANTITY_SUBTRACT")).toHaveLength(300);
+    // A keyed pair answers alike: both 200 (one sale) or both 409.
+    const keyed = statuses.slice(400);
+    for (let i = 0; i < keyed.length; i += 2) expect(keyed[i], `burst-${i / 2}`).toBe(keyed[i + 1]);
+  });
 });
 
 describe("Idempotency-Key on quantity changes", () => {
