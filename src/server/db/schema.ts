@@ -144,9 +144,7 @@ export const shows = pgTable(
     endedByName: text("ended_by_name"),
   },
   (t) => [
-    uniqueIndex("shows_one_running_per_user_idx")
-      .on(t.startedBy)
-      .where(sql`${t.endedAt} is null`),
+    uniqueIndex("shows_one_running_per_user_idx").on(t.startedBy).where(sql`${t.endedAt} is null`),
     index("shows_started_idx").on(t.startedAt.desc(), t.id.desc()),
   ],
 );
