@@ -1,21 +1,26 @@
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { buildApp } from "./app.js";
-import { startBanner } from "./banner.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/client.js";
-import { loadTls } from "./https.js";
-import { listeningUrls } from "./lan.js";
-import { reportSharedGtins } from "./modules/products/products.service.js";
-import { ensureFirstAdmin } from "./modules/users/bootstrap.js";
 
 async function main() {
   const config = loadConfig();
+  // The database (on the embedded one, a process of its own) starts while the app's modules load.
+  const opening = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  opening.catch(() => {}); // reported below, once awaited
+  const [{ buildApp }, { startBanner }, { loadTls }, { listeningUrls }, { reportSharedGtins }, { ensureFirstAdmin }] = await Promise.all([
+    import("./app.js"),
+    import("./banner.js"),
+    import("./https.js"),
+    import("./lan.js"),
+    import("./modules/products/products.service.js"),
+    import("./modules/users/bootstrap.js"),
+  ]);
   // HTTPS=1: the given certificate, or a self-signed one kept in the data folder.
   const tls = config.HTTPS
     ? await loadTls({ certFile: config.HTTPS_CERT, keyFile: config.HTTPS_KEY, folder: join(config.DATA_DIR, "https") })
     : undefined;
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await opening;
   const app = await buildApp({ config, database, tls });
   await ensureFirstAdmin(database.db, config, app.log);
   // Products that were two forms of one GTIN before barcodes were compared as GTINs (migration 0005).
