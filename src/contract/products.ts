@@ -10,7 +10,6 @@ import {
   QUANTITY_REASON_DEFAULT,
   RELEASE_YEAR_MAX,
   RELEASE_YEAR_MIN,
-  STOCK_MOVED,
 } from "./rules.js";
 
 export const productSchema = z.object({
