@@ -2,6 +2,8 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
+import { VitePWA } from "vite-plugin-pwa";
+import { THEME_COLOR } from "./src/contract/rules";
 
 /** The API server `npm run dev` starts beside Vite. */
 const API_TARGET = `http://localhost:${process.env.API_PORT ?? 3001}`;
@@ -12,6 +14,46 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    // An installable app: a web app manifest and a service worker (Workbox) that keeps the built
+    // app, so it opens from the home screen without the network. Registered by main.tsx in
+    // production builds only; API calls and the live connection never go through its cache.
+    VitePWA({
+      injectRegister: false,
+      registerType: "autoUpdate",
+      manifest: {
+        name: "Blez Inventory",
+        short_name: "Blez",
+        description: "Scan and sell during a live stream; the shop's inventory.",
+        start_url: "/",
+        scope: "/",
+        display: "standalone",
+        orientation: "portrait",
+        theme_color: THEME_COLOR.light,
+        background_color: "#ffffff",
+        icons: [
+          { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png" },
+          { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png" },
+          { src: "/icons/maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+        ],
+      },
+      workbox: {
+        // The app itself (not source maps, not the .br/.gz copies); the barcode decoder's
+        // WebAssembly is kept once used (below), not downloaded with every install.
+        globPatterns: ["**/*.{js,css,html,png,svg,ico,webmanifest}"],
+        navigateFallback: "/index.html",
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/socket\.io(\/|$)/],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith(".wasm"),
+            handler: "CacheFirst",
+            options: { cacheName: "blez-decoder", expiration: { maxEntries: 4 } },
+          },
+        ],
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+      },
+    }),
     // .br and .gz beside each asset, served by @fastify/static's preCompressed: no compression per request.
     compression({
       algorithms: [defineAlgorithm("brotliCompress"), defineAlgorithm("gzip", { level: 9 })],

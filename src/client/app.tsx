@@ -1,10 +1,11 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, Suspense, useCallback, useState } from "react";
 import type { InventoryUpdate } from "../contract/events";
+import type { ShowUpdate } from "../contract/show-rules";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
 import { InventoryView } from "./features/inventory";
-import { LiveFeedProvider, Toasters, useLiveFeed } from "./features/notifications";
+import { LiveFeedProvider, notify, Toasters, useLiveFeed } from "./features/notifications";
 import { LiveProvider } from "./features/presence";
 import { ProductStoreProvider, useProductStore } from "./features/products";
 import { StreamerView } from "./features/streamer";
@@ -61,6 +62,7 @@ function Shell() {
 /** The live connection feeds the product store: events by revision, a catch-up whenever it (re)connects. */
 function LiveProducts({ children }: { children: ReactNode }) {
   const store = useProductStore();
+  const { user } = useAuth();
   const { push } = useLiveFeed();
   const onInventoryUpdate = useCallback(
     (update: InventoryUpdate) => {
@@ -69,8 +71,17 @@ function LiveProducts({ children }: { children: ReactNode }) {
     },
     [store, push],
   );
+  // Other screens hear that a show started or ended (the shows on screen refetch in LiveProvider).
+  const onShowUpdate = useCallback(
+    (update: ShowUpdate) => {
+      if (update.userId === user?.id) return;
+      const verb = update.type === "show_started" ? "started" : "ended";
+      notify.info(`${update.username} ${verb} the show "${update.show.name}"`);
+    },
+    [user?.id],
+  );
   return (
-    <LiveProvider onInventoryUpdate={onInventoryUpdate} onConnected={store.resync}>
+    <LiveProvider onInventoryUpdate={onInventoryUpdate} onConnected={store.resync} onShowUpdate={onShowUpdate}>
       {children}
     </LiveProvider>
   );
@@ -81,7 +92,7 @@ function Gate() {
   if (status === "loading") return <LoadingScreen />;
   if (status === "signed-out" || !user) return <LoginScreen />;
   return (
-    <ProductStoreProvider key={user.id}>
+    <ProductStoreProvider key={user.id} userId={user.id}>
       <LiveFeedProvider key={user.id} userId={user.id}>
         <LiveProducts>
           <Shell />

@@ -11,3 +11,13 @@ if (root) {
     </StrictMode>,
   );
 }
+
+// The service worker (vite-plugin-pwa) in production builds: the app then installs on a phone's
+// home screen and opens without the network. Development builds never register it.
+if (import.meta.env.PROD && "serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker
+      .register("/sw.js", { scope: "/" })
+      .catch((err: unknown) => console.error("Service worker registration failed", err));
+  });
+}

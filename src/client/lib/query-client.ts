@@ -11,6 +11,8 @@ export const queryKeys = {
   permissions: ["auth", "permissions"] as const,
   audit: ["audit"] as const,
   users: ["users"] as const,
+  /** Shows (streamer feature); live show_update events invalidate them. */
+  shows: ["shows"] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;
 
 /** Session expired or account disabled mid-session: the app signs the user out. */

@@ -4,6 +4,7 @@ import { Button } from "../components/ui/button";
 import { RoleLabel, useAuth } from "../features/auth";
 import { ActivityMenu } from "../features/notifications";
 import { LiveStatus } from "../features/presence";
+import { WaitingTaps } from "../features/streamer";
 import { ThemeToggle } from "../features/theme";
 import { cn } from "../lib/cn";
 import { useHeightVar } from "../lib/use-height-var";
@@ -41,6 +42,7 @@ export function TopBar({ views, view, onViewChange }: TopBarProps) {
           </div>
         </div>
         <div className="ml-auto flex items-center gap-1 sm:gap-1.5">
+          <WaitingTaps />
           <LiveStatus showUsers={!isStreamer} />
           <ActivityMenu />
           <ThemeToggle />

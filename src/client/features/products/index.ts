@@ -8,10 +8,12 @@ export { type ListStatus, ProductStore } from "./store/product-store";
 export {
   ProductStoreProvider,
   usePendingDelta,
+  usePendingTaps,
   useProduct,
   useProductList,
   useProductStore,
   useProductsByBarcode,
+  useWaitingTaps,
 } from "./store/product-store-provider";
 
 // The dialogs (and their form library) load when first opened, not with every screen that uses the store.

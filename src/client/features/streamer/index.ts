@@ -1,1 +1,2 @@
 export { StreamerView } from "./components/streamer-view";
+export { WaitingTaps } from "./components/waiting-taps";

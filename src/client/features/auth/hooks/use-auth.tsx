@@ -5,6 +5,7 @@ import { MESSAGES } from "../../../../contract/rules";
 import type { User } from "../../../../contract/users";
 import { messageOr } from "../../../lib/http";
 import { onUnauthorized, queryKeys } from "../../../lib/query-client";
+import { isRetryable } from "../../../lib/retry";
 import { getMe } from "../api/get-me";
 import { login as loginCall } from "../api/login";
 import { logout as logoutCall } from "../api/logout";
@@ -36,9 +37,60 @@ export const NO_PERMISSIONS: Permissions = {
 
 const AuthContext = createContext<AuthState | null>(null);
 
+/**
+ * Who was signed in on this device, kept until sign-out or a 401: when the server cannot be
+ * reached at start-up (the streamer app opened from the home screen, offline), the app opens for
+ * that user instead of the login screen, and taps wait for the server. No secret is kept: the
+ * session itself stays in its HttpOnly cookie, and the server decides once it answers.
+ */
+const SESSION_KEY = "blez-signed-in";
+interface KeptSession {
+  user: User;
+  permissions?: Partial<Permissions>;
+}
+function keptSession(): KeptSession | null {
+  try {
+    const raw = localStorage.getItem(SESSION_KEY);
+    return raw ? (JSON.parse(raw) as KeptSession) : null;
+  } catch {
+    return null;
+  }
+}
+function keepSession(session: KeptSession | null): void {
+  try {
+    if (session) localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    else localStorage.removeItem(SESSION_KEY);
+  } catch {
+    // storage unavailable: no offline start
+  }
+}
+
+/** GET /api/auth/me, or the user kept on this device while the server cannot be reached. */
+async function currentUser(signal: AbortSignal): Promise<User | null> {
+  try {
+    const user = await getMe(signal);
+    const kept = keptSession();
+    if (!user) keepSession(null);
+    else if (kept?.user.id !== user.id) keepSession({ user });
+    else keepSession({ ...kept, user });
+    return user;
+  } catch (err) {
+    const kept = keptSession();
+    if (kept && isRetryable(err)) return kept.user;
+    throw err;
+  }
+}
+
 const permissionsQuery = (userId: number) => ({
   queryKey: [...queryKeys.permissions, userId] as const,
-  queryFn: ({ signal }: { signal: AbortSignal }) => verifyPermissions(signal),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    // Null when the check failed (logged): the permissions kept on this device, else the spec's fallbacks.
+    const permissions = await verifyPermissions(signal);
+    const kept = keptSession();
+    if (kept?.user.id !== userId) return permissions;
+    if (permissions) keepSession({ ...kept, permissions });
+    return permissions ?? kept.permissions ?? null;
+  },
   staleTime: Number.POSITIVE_INFINITY,
   retry: false,
 });
@@ -47,7 +99,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const me = useQuery({
     queryKey: queryKeys.me,
-    queryFn: ({ signal }) => getMe(signal),
+    queryFn: ({ signal }) => currentUser(signal),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
     refetchOnWindowFocus: false,
@@ -57,6 +109,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   /** Drops the user and every cached answer of theirs. */
   const clearSession = useCallback(() => {
+    keepSession(null);
     void queryClient.cancelQueries();
     queryClient.removeQueries({ predicate: (q) => !(q.queryKey[0] === "auth" && q.queryKey[1] === "me") });
     queryClient.setQueryData(queryKeys.me, null);
@@ -75,6 +128,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       } catch (err) {
         throw new Error(messageOr(err, MESSAGES.loginFailed));
       }
+      keepSession({ user: signedIn });
       // Permissions first, so the shell never shows a menu that changes a moment later.
       await queryClient.fetchQuery(permissionsQuery(signedIn.id));
       queryClient.setQueryData(queryKeys.me, signedIn);

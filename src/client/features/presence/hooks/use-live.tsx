@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { InventoryUpdate, OnlineUser } from "../../../../contract/events";
+import type { ShowUpdate } from "../../../../contract/show-rules";
 import { ApiError } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 import { createSocket } from "../../../lib/socket";
@@ -34,18 +35,20 @@ export interface LiveProviderProps {
    * between loading data and subscribing) may have been missed.
    */
   onConnected?: () => void;
+  /** A show started or ended (show_update), anyone's. */
+  onShowUpdate?: (update: ShowUpdate) => void;
 }
 
 /**
  * The live connection, open only while someone is signed in: connect, fetch a socket token,
  * authenticate; presence, and live inventory events (handed on).
  */
-export function LiveProvider({ children, onInventoryUpdate, onConnected }: LiveProviderProps) {
+export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowUpdate }: LiveProviderProps) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const [state, setState] = useState<LiveState>(INITIAL);
-  const handlers = useRef({ onInventoryUpdate, onConnected });
-  handlers.current = { onInventoryUpdate, onConnected };
+  const handlers = useRef({ onInventoryUpdate, onConnected, onShowUpdate });
+  handlers.current = { onInventoryUpdate, onConnected, onShowUpdate };
   const userId = user?.id;
 
   useEffect(() => {
@@ -105,6 +108,11 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected }: LiveP
       handlers.current.onInventoryUpdate?.(update);
       // Refetches only an audit trail on screen.
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+    });
+    socket.on("show_update", (update) => {
+      handlers.current.onShowUpdate?.(update);
+      // The running show and the lists of shows on screen refetch.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.shows });
     });
     socket.connect();
 

@@ -2,13 +2,26 @@ import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { Product } from "../../../../contract/products";
 import { queryKeys } from "../../../lib/query-client";
+import { errorText, notify } from "../../notifications";
+import { QUANTITY_FAILED } from "../messages";
+import type { OfflineStorage } from "./offline-storage";
 import { ProductStore } from "./product-store";
 import { productStoreApi } from "./product-store-api";
 
 const StoreContext = createContext<ProductStore | null>(null);
 
-/** One product store per signed-in session (give the provider a `key` of the user). */
-export function ProductStoreProvider({ children, store }: { children: ReactNode; store?: ProductStore }) {
+/** Opened once per page, on first use (IndexedDB and its library load with it, not with the first screen). */
+let offlineStorage: Promise<OfflineStorage> | null = null;
+const openStorage = () => {
+  offlineStorage ??= import("./offline-storage-idb").then((m) => m.openOfflineStorage());
+  return offlineStorage;
+};
+
+/**
+ * One product store per signed-in session (give the provider a `key` of the user). Taps made
+ * while the server is out of reach wait in IndexedDB under `userId` and are sent once it is back.
+ */
+export function ProductStoreProvider({ children, store, userId }: { children: ReactNode; store?: ProductStore; userId?: number }) {
   const queryClient = useQueryClient();
   const [value] = useState(
     () =>
@@ -16,8 +29,22 @@ export function ProductStoreProvider({ children, store }: { children: ReactNode;
       new ProductStore(productStoreApi, {
         // Re-check who is signed in, which signs out when the session ended.
         onUnauthorized: () => void queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+        userId,
+        storage: userId === undefined ? undefined : openStorage(),
+        onRefused: (_tap, error, product) => {
+          const name = product ? `${product.product_name}: ` : "";
+          notify.error(`${QUANTITY_FAILED}: ${name}${errorText(error)}`);
+        },
       }),
   );
+  useEffect(() => {
+    // Back online: the taps waiting for the server go now, not at the next retry.
+    window.addEventListener("online", value.flushTaps);
+    return () => {
+      window.removeEventListener("online", value.flushTaps);
+      if (!store) value.dispose();
+    };
+  }, [value, store]);
   return <StoreContext.Provider value={value}>{children}</StoreContext.Provider>;
 }
 
@@ -47,6 +74,20 @@ export function useProduct(id: number): Product | undefined {
 export function usePendingDelta(id: number | undefined): number {
   const store = useProductStore();
   return useSyncExternalStore(store.subscribe, () => (id === undefined ? 0 : store.pendingDelta(id)));
+}
+
+/** Taps of a product waiting for the server (0 for none or no product). */
+export function usePendingTaps(id: number | undefined): number {
+  const store = useProductStore();
+  return useSyncExternalStore(store.subscribe, () => (id === undefined ? 0 : store.pendingTaps(id)));
+}
+
+/** Every tap waiting for the server, and whether the last send found no server. */
+export function useWaitingTaps(): { count: number; offline: boolean } {
+  const store = useProductStore();
+  const count = useSyncExternalStore(store.subscribe, store.pendingTapCount);
+  const offline = useSyncExternalStore(store.subscribe, store.isOffline);
+  return { count, offline };
 }
 
 /** Stored products by barcode, in the order given; barcodes the store does not know are null. */

@@ -1,8 +1,11 @@
 import type { InventoryUpdate } from "../../../../contract/events";
+import { gtinKey } from "../../../../contract/gtin";
 import type { Product, ProductsSince, QuantityChangeBody } from "../../../../contract/products";
 import { RECENT_PRODUCTS_MAX } from "../../../../contract/rules";
 import { ApiError, normaliseError } from "../../../lib/http";
 import type { ProductList } from "../api/list-products";
+import type { OfflineStorage, QueuedTap } from "./offline-storage";
+import { TapQueue } from "./tap-queue";
 
 /** The calls the store makes (the app passes the real ones, tests fakes). */
 export interface ProductStoreApi {
@@ -16,6 +19,12 @@ export interface ProductStoreApi {
 export interface ProductStoreOptions {
   /** A call answered 401: the session ended. */
   onUnauthorized?: () => void;
+  /** Whose store this is: taps kept offline belong to one user (their Idempotency-Keys are). */
+  userId?: number;
+  /** Where taps and the shown products survive a reload (IndexedDB in the app; none: memory only). */
+  storage?: OfflineStorage | Promise<OfflineStorage>;
+  /** The server refused a tap no caller waits for any more (one made before a reload): say so. */
+  onRefused?: (tap: QueuedTap, error: ApiError, product: Product | undefined) => void;
 }
 
 export type ListStatus = "idle" | "loading" | "loaded" | "error";
@@ -28,7 +37,9 @@ export const WATCHED_MAX = RECENT_PRODUCTS_MAX + 1;
  * an older one whichever way it came (list, catch-up, event, HTTP answer), so the order things
  * arrive in does not matter. The whole list is downloaded once, and only when a screen asks for
  * it; after that, missed changes come from `since` catch-ups. Quantity changes in flight from
- * this tab are kept by Idempotency-Key until their own event or their answer settles them.
+ * this tab are kept by Idempotency-Key until their own event or their answer settles them; taps
+ * (`tap`) also wait in order in offline storage while the server is out of reach (TapQueue).
+ * Barcodes are found as GTINs (contract/gtin.ts), as the server finds them.
  */
 export class ProductStore {
   private readonly byId = new Map<number, Product>();
@@ -49,11 +60,38 @@ export class ProductStore {
   /** A catch-up was asked for before (the live connection is up): changes may predate a list loaded now. */
   private live = false;
   private readonly listeners = new Set<() => void>();
+  private readonly queue: TapQueue;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly api: ProductStoreApi,
     private readonly options: ProductStoreOptions = {},
-  ) {}
+  ) {
+    this.queue = new TapQueue(options.userId ?? 0, options.storage, {
+      send: (tap) => this.api.adjust(tap.productId, tap.body, tap.key),
+      applied: (tap, product) => {
+        this.accept(product, true);
+        this.settle(tap.key);
+        this.emit();
+      },
+      refused: (tap, error, waited) => {
+        this.settle(tap.key);
+        this.emit();
+        if (!waited) this.options.onRefused?.(tap, error, this.byId.get(tap.productId));
+      },
+      restored: (taps, products) => {
+        for (const p of products) this.accept(p, "listed");
+        for (const tap of taps) {
+          if (this.pending.has(tap.key)) continue;
+          this.pending.set(tap.key, { id: tap.productId, delta: tap.body.quantity_change });
+          this.addPending(tap.productId, tap.body.quantity_change);
+        }
+        this.emit();
+      },
+      unauthorized: () => this.options.onUnauthorized?.(),
+      changed: () => this.emit(),
+    });
+  }
 
   // Arrow properties: React's useSyncExternalStore takes them unbound.
   subscribe = (listener: () => void): (() => void) => {
@@ -68,10 +106,17 @@ export class ProductStore {
   getListStatus = (): ListStatus => this.listStatus;
   getListError = (): ApiError | null => this.listError;
   get = (id: number): Product | undefined => this.byId.get(id);
+  /** A known product by barcode, or by another form of its GTIN. */
   getByBarcode = (barcode: string): Product | undefined => {
-    const id = this.idByBarcode.get(barcode);
+    const id = this.idByBarcode.get(barcode) ?? this.idByBarcode.get(gtinKey(barcode));
     return id === undefined ? undefined : this.byId.get(id);
   };
+  /** Taps of product `id` waiting for the server (queued, in offline storage). */
+  pendingTaps = (id: number): number => this.queue.taps().filter((t) => t.productId === id).length;
+  /** Every tap waiting for the server. */
+  pendingTapCount = (): number => this.queue.taps().length;
+  /** The last send of a tap found no server: taps wait. */
+  isOffline = (): boolean => this.queue.isOffline();
   /** Sum of this tab's quantity changes of product `id` still waiting to be settled. */
   pendingDelta = (id: number): number => this.pendingById.get(id) ?? 0;
   /** Stock as this tab shows it: the stored quantity plus the changes in flight. */
@@ -110,6 +155,7 @@ export class ProductStore {
   /** The barcodes a partial screen shows (current + recents); re-looked up on reconnect or import. */
   setWatched = (barcodes: readonly string[]): void => {
     this.watched = [...new Set(barcodes)].slice(0, WATCHED_MAX);
+    this.keepShownProducts();
   };
 
   /** A live inventory_update. Never downloads the whole list. */
@@ -123,6 +169,7 @@ export class ProductStore {
     // Unknown products join only a full list; a partial screen keeps to what it looked up.
     const applied = product ? this.accept(product, this.wantsAll) : false;
     const settled = key ? this.settle(key) : false;
+    if (key && product) this.queue.settledByEvent(key, product);
     if (applied || settled) this.emit();
   };
 
@@ -133,6 +180,8 @@ export class ProductStore {
    */
   resync = (): void => {
     this.live = true;
+    // The server may be back: taps waiting for it go first.
+    this.queue.flush();
     if (this.wantsAll && this.listStatus !== "loaded") {
       if (this.listStatus === "loading") this.syncAgain = true;
       else void this.loadList();
@@ -144,6 +193,34 @@ export class ProductStore {
     }
     this.sync = this.runSync().finally(() => {
       this.sync = null;
+    });
+  };
+
+  /** Send the taps waiting for the server now (the browser is online again). */
+  flushTaps = (): void => this.queue.flush();
+
+  /** Stops timers (the store's session ended). */
+  dispose = (): void => {
+    this.queue.dispose();
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+  };
+
+  /**
+   * A streamer's tap (SOLD/ADD, an undo): shows at once as pending, waits in order in offline
+   * storage while the server is out of reach (and across a reload), and is sent with its own
+   * Idempotency-Key until the server applies it once (resolves) or refuses it (rejects with the
+   * server's reason). `showId`: the show it was made in.
+   */
+  tap = (id: number, delta: number, reason: string, opts: { showId?: number } = {}): Promise<Product> => {
+    const key = this.api.newKey();
+    this.pending.set(key, { id, delta });
+    this.addPending(id, delta);
+    const body: QuantityChangeBody = { quantity_change: delta, reason, ...(opts.showId === undefined ? {} : { show_id: opts.showId }) };
+    const settled = this.queue.add({ key, productId: id, body, at: new Date().toISOString() });
+    this.emit();
+    return settled.catch((err: unknown) => {
+      this.report(err);
+      throw err;
     });
   };
 
@@ -240,9 +317,12 @@ export class ProductStore {
   private accept(p: Product, add: boolean | "listed"): boolean {
     const old = this.byId.get(p.id);
     if (old ? p.revision <= old.revision : !add) return false;
-    if (old && old.barcode !== p.barcode && this.idByBarcode.get(old.barcode) === p.id) this.idByBarcode.delete(old.barcode);
+    if (old && old.barcode !== p.barcode) {
+      for (const b of [old.barcode, gtinKey(old.barcode)]) if (this.idByBarcode.get(b) === p.id) this.idByBarcode.delete(b);
+    }
     this.byId.set(p.id, p);
     this.idByBarcode.set(p.barcode, p.id);
+    this.idByBarcode.set(gtinKey(p.barcode), p.id);
     if (!old && add === true) this.order.unshift(p.id);
     this.listCache = null;
     return true;
@@ -268,5 +348,16 @@ export class ProductStore {
 
   private emit(): void {
     for (const listener of this.listeners) listener();
+    this.keepShownProducts();
+  }
+
+  /** Keeps the products the streamer shows and those with waiting taps (soon after a change): they show after a reload offline. */
+  private keepShownProducts(): void {
+    if (!this.options.storage || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      const ids = new Set([...this.watched.flatMap((b) => this.getByBarcode(b)?.id ?? []), ...this.queue.taps().map((t) => t.productId)]);
+      this.queue.saveProducts([...ids].flatMap((id) => this.byId.get(id) ?? []));
+    }, 250);
   }
 }

@@ -58,4 +58,14 @@ describe("CurrentProductCard", () => {
     expect(screen.getByRole("button", { name: "ADD (+1)" })).toBeDisabled();
     expect(screen.getByRole("alert")).toHaveTextContent("This product is currently disabled and cannot be used during streams.");
   });
+
+  it("counts the taps waiting for the server, and shows what it is given under the buttons", () => {
+    render(
+      <CurrentProductCard product={product} stock={7} canUpdate onSold={vi.fn()} onAdd={vi.fn()} pendingTaps={3}>
+        <p>Sold 1: Topps Chrome 2024 Hobby Box (pending)</p>
+      </CurrentProductCard>,
+    );
+    expect(screen.getByTestId("pending-taps")).toHaveTextContent("3 pending");
+    expect(screen.getByText("Sold 1: Topps Chrome 2024 Hobby Box (pending)")).toBeInTheDocument();
+  });
 });

@@ -1,4 +1,5 @@
-import { Minus, Plus, TriangleAlert } from "lucide-react";
+import { CloudOff, Minus, Plus, TriangleAlert } from "lucide-react";
+import type { ReactNode } from "react";
 import type { Product } from "../../../../contract/products";
 import { LOW_STOCK_MAX } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
@@ -13,13 +14,17 @@ interface CurrentProductCardProps {
   canUpdate: boolean;
   onSold: () => void;
   onAdd: () => void;
+  /** Taps of this product waiting for the server (in the stock shown already). */
+  pendingTaps?: number;
+  /** Under the buttons: the last tap and its Undo. */
+  children?: ReactNode;
 }
 
-export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd }: CurrentProductCardProps) {
+export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd, pendingTaps = 0, children }: CurrentProductCardProps) {
   const active = product.is_active !== false;
   const low = stock <= LOW_STOCK_MAX;
   return (
-    <Card className="p-4" aria-labelledby="current-product-title" data-testid="current-product">
+    <Card role="region" className="p-4" aria-labelledby="current-product-title" data-testid="current-product">
       <p className="text-xs font-semibold uppercase tracking-wide text-gray-700 dark:text-gray-300">Current Product</p>
       <h2 id="current-product-title" className="mt-1 text-xl font-bold leading-tight break-words" data-testid="current-product-name">
         {product.product_name}
@@ -48,6 +53,12 @@ export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd }:
           </Badge>
         ) : null}
         {active ? null : <Badge variant="danger">Disabled</Badge>}
+        {pendingTaps > 0 ? (
+          <Badge variant="warning" data-testid="pending-taps" title="Taps that wait for the server: sent in order once it is back">
+            <CloudOff aria-hidden="true" className="h-3.5 w-3.5" />
+            {pendingTaps} pending
+          </Badge>
+        ) : null}
       </div>
       {active ? null : (
         <p role="alert" className="mt-2 text-sm font-medium text-red-800 dark:text-red-200">
@@ -64,6 +75,7 @@ export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd }:
           ADD (+1)
         </Button>
       </div>
+      {children}
     </Card>
   );
 }

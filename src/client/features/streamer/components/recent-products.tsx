@@ -31,8 +31,9 @@ export function RecentProducts({ items, current, onPick }: RecentProductsProps) 
                     : "border-gray-300 hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-800",
                 )}
               >
+                {/* The whole name, wrapped: variants differ at its end ("199/165 SIR", "1st Edition"). */}
                 <span className="min-w-0">
-                  <span className="block truncate font-semibold">{product.product_name}</span>
+                  <span className="block font-semibold leading-snug break-words">{product.product_name}</span>
                   <span className="block truncate font-mono text-xs text-gray-700 dark:text-gray-300">{product.barcode}</span>
                 </span>
                 <span

@@ -1,27 +1,40 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { ScanLine } from "lucide-react";
-import { Suspense, useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import type { Product } from "../../../../contract/products";
+import type { ShowLine } from "../../../../contract/shows";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { Spinner } from "../../../components/ui/spinner";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications";
-import { usePendingDelta, useProductStore } from "../../products";
+import { usePendingDelta, usePendingTaps, useProductStore } from "../../products";
 import { LOOKUP_FAILED, loadScanner, notFoundMessage, ScannerOverlay } from "../../scanner";
 import { playFeedback } from "../feedback";
 import { useQuantityTaps } from "../hooks/use-quantity-taps";
 import { useStreamerProducts } from "../hooks/use-streamer-products";
 import { useWedgeScanner } from "../hooks/use-wedge-scanner";
 import { DISABLED_IN_STREAM, DISABLED_RECENT } from "../messages";
+import { showKeys } from "../shows/shows-api";
+import { useCurrentShow } from "../shows/use-current-show";
 import { CurrentProductCard } from "./current-product-card";
 import { FeedbackSwitch } from "./feedback-switch";
+import { LastTap } from "./last-tap";
 import { RecentProducts } from "./recent-products";
+
+// The shows panel (tally, summary, past shows) loads after the first screen.
+const ShowPanel = lazy(() => import("../shows/show-panel"));
 
 export function StreamerView() {
   const { user, permissions } = useAuth();
   const store = useProductStore();
   const products = useStreamerProducts(user?.id ?? 0);
-  const { tap } = useQuantityTaps();
+  const queryClient = useQueryClient();
+  const show = useCurrentShow(user?.id ?? 0);
+  const runningShow = show.data ?? null;
+  // Each applied tap of a show updates its tally.
+  const refreshTally = useCallback(() => void queryClient.invalidateQueries({ queryKey: showKeys.current }), [queryClient]);
+  const { tap, last, undoLast } = useQuantityTaps(runningShow?.show.id, runningShow ? refreshTally : undefined);
   const [scannerOpen, setScannerOpen] = useState(false);
 
   // Fetch the scanner's code while idle, so opening it is instant (its WASM loads on open).
@@ -82,8 +95,24 @@ export function StreamerView() {
     }
   }
 
+  /** A line of the show's tally: a new opposite tap of its product, in the show. */
+  const undoLine = useCallback(
+    async (line: ShowLine) => {
+      if (line.undo_change === null || line.product_id === null) return;
+      try {
+        const product = store.get(line.product_id) ?? (await store.lookup(line.barcode));
+        if (product) await tap(product, line.undo_change, { undo: true });
+      } catch (err) {
+        console.error(LOOKUP_FAILED, err);
+        notify.error(LOOKUP_FAILED);
+      }
+    },
+    [store, tap],
+  );
+
   const current = products.currentProduct;
   const pending = usePendingDelta(current?.id);
+  const pendingTaps = usePendingTaps(current?.id);
   const stock = current ? current.quantity_on_hand + pending : 0;
 
   return (
@@ -108,7 +137,10 @@ export function StreamerView() {
           canUpdate={permissions.canUpdateQuantity}
           onSold={() => void tap(current, -1)}
           onAdd={() => void tap(current, 1)}
-        />
+          pendingTaps={pendingTaps}
+        >
+          <LastTap last={last} onUndo={undoLast} />
+        </CurrentProductCard>
       ) : (
         <Card className="p-6 text-center">
           {products.currentLoading ? (
@@ -124,7 +156,15 @@ export function StreamerView() {
         </Card>
       )}
 
+      {current ? null : <LastTap last={last} onUndo={undoLast} />}
+
       <RecentProducts items={products.recentProducts} current={products.current} onPick={(b, p) => void onPickRecent(b, p)} />
+
+      {permissions.canUpdateQuantity && user ? (
+        <Suspense fallback={<Spinner label="Loading shows" />}>
+          <ShowPanel userId={user.id} current={show.isPending ? undefined : runningShow} onUndoLine={(line) => void undoLine(line)} />
+        </Suspense>
+      ) : null}
 
       {scannerOpen ? (
         <Suspense
