@@ -1,5 +1,3 @@
-import type { Server as HttpServer, RequestListener } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
 import fastifyCompress from "@fastify/compress";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -76,14 +74,7 @@ function trustProxyOption(trust: TrustProxy): false | string[] | ((address: stri
 const REQUEST_TIMEOUT_MS = 60_000;
 
 export async function buildApp({ config, database, serveClient = true, tls }: BuildAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    // HTTPS through a server factory, so the app keeps one type whichever it serves.
-    ...(tls
-      ? {
-          serverFactory: (handler: RequestListener) =>
-            createHttpsServer({ key: tls.key, cert: tls.cert, requestTimeout: REQUEST_TIMEOUT_MS }, handler) as unknown as HttpServer,
-        }
-      : {}),
+  const options = {
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL, redact: REDACT },
     // Two log lines per request cost more than a scan's lookup itself: per-request lines only when
     // debugging. Errors, refusals by the database and outages are logged by the error handler.
@@ -91,7 +82,10 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
-  });
+  };
+  // HTTPS=1: Fastify's own HTTPS server. The app keeps one type whichever it serves (the routes,
+  // socket.io and the tests see the same instance API either way).
+  const app = tls ? (Fastify({ ...options, https: { key: tls.key, cert: tls.cert } }) as unknown as FastifyInstance) : Fastify(options);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("config", config);
