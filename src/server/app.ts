@@ -14,6 +14,7 @@ import { DEFAULT_BODY_LIMIT_BYTES } from "./body-limits.js";
 import type { Config, TrustProxy } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import { EventBus } from "./events.js";
+import { CA_CERT_PATH } from "./https.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
@@ -57,8 +58,8 @@ export interface BuildAppOptions {
   database: Database;
   /** Serve the built client (off in server tests). */
   serveClient?: boolean;
-  /** Serve HTTPS with this certificate (HTTPS=1: https.ts loadTls). */
-  tls?: { key: string; cert: string };
+  /** Serve HTTPS with this certificate (HTTPS=1: https.ts loadTls); `ca`: the local authority that issued it. */
+  tls?: { key: string; cert: string; ca?: { cert: string } };
 }
 
 /**
@@ -110,6 +111,18 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
+
+  // A generated certificate's local authority, for phones to trust once (https.ts): public, like the certificate itself.
+  const localAuthority = tls?.ca?.cert;
+  if (localAuthority) {
+    app.get(CA_CERT_PATH, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .type("application/x-x509-ca-cert")
+        .header("content-disposition", 'attachment; filename="blez-ca.crt"')
+        .header("cache-control", "no-cache")
+        .send(localAuthority),
+    );
+  }
 
   await app.register(
     async (api) => {

@@ -34,8 +34,14 @@ describe("HTTPS certificate", () => {
     expect(x509.checkIP("192.168.1.20")).toBe("192.168.1.20");
     expect(x509.checkHost("shop-laptop.local")).toBe("shop-laptop.local");
     expect(x509.checkPrivateKey(createPrivateKey(first.key))).toBe(true);
-    // The private key is readable by this user only.
+    // Issued by the local authority kept beside it (a phone trusts that once).
+    const ca = new X509Certificate(first.ca?.cert ?? "");
+    expect(ca.ca).toBe(true);
+    expect(x509.checkIssued(ca)).toBe(true);
+    expect(x509.verify(ca.publicKey)).toBe(true);
+    // The private keys are readable by this user only.
     expect(statSync(join(folder, "key.pem")).mode & 0o077).toBe(0);
+    expect(statSync(join(folder, "ca-key.pem")).mode & 0o077).toBe(0);
 
     const again = await loadTls({ folder, names });
     expect(again.source).toBe("reused");
@@ -48,6 +54,8 @@ describe("HTTPS certificate", () => {
     const moved = await loadTls({ folder, names: [...names, "10.0.0.7"] });
     expect(moved.source).toBe("generated");
     expect(moved.fingerprint).not.toBe(first.fingerprint);
+    // The same authority issues it: a phone that trusts it needs nothing new.
+    expect(moved.ca?.fingerprint).toBe(first.ca?.fingerprint);
     const later = await loadTls({ folder, names: [...names, "10.0.0.7"], now: new Date(Date.now() + 380 * 86_400_000) });
     expect(later.source).toBe("generated");
   });
@@ -109,6 +117,9 @@ describe("start banner", () => {
     expect(text).toContain('"Proceed to 192.168.1.20 (unsafe)"');
     expect(text).toContain("visit this website");
     expect(text).toContain(tls.fingerprint);
+    expect(text).toContain("open https://192.168.1.20:3000/blez-ca.crt on the phone");
+    expect(text).toContain("Install a certificate > CA certificate");
+    expect(text).toContain(tls.ca?.fingerprint);
   });
 
   it("without HTTPS, says a phone's camera needs it", () => {
@@ -135,7 +146,8 @@ describe("HTTPS=1", () => {
     try {
       await app.listen({ port: 0, host: "127.0.0.1" });
       const address = `https://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      const ca = tls.cert;
+      // Trusting the local authority alone is enough: the phone that installed it.
+      const ca = tls.ca?.cert ?? "";
       const get = (path: string) =>
         new Promise<{ status: number; body: string; cert: string }>((resolve, reject) => {
           const req = httpsRequest(`${address}${path}`, { ca, servername: "localhost" }, (res) => {
@@ -156,6 +168,10 @@ describe("HTTPS=1", () => {
       const handshake = await get("/socket.io/?EIO=4&transport=polling");
       expect(handshake.status).toBe(200);
       expect(handshake.body).toContain('"sid"');
+      // The authority to trust, for anyone to download.
+      const authority = await get("/blez-ca.crt");
+      expect(authority.status).toBe(200);
+      expect(authority.body).toBe(tls.ca?.cert);
     } finally {
       await app.close();
       await database.close();

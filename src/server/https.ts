@@ -17,13 +17,25 @@ export interface Tls {
   /** Where a generated certificate is kept. */
   folder?: string;
   validTo: string;
+  /**
+   * A generated certificate is issued by this machine's own certificate authority (made once,
+   * kept beside it): a phone that trusts it once (GET /blez-ca.crt) trusts every later
+   * certificate, shows no warning, and lets the app install its service worker, which browsers
+   * refuse to do on a certificate they only let through a warning.
+   */
+  ca?: { cert: string; fingerprint: string };
 }
 
-/** A generated certificate lasts this long (browsers refuse server certificates valid for much longer). */
+/** A generated server certificate lasts this long (browsers refuse server certificates valid for much longer). */
 const VALID_DAYS = 397;
+/** The local certificate authority lasts this long: the phone trusts it once. */
+const CA_VALID_DAYS = 3650;
 /** A generated certificate is replaced this long before it expires. */
 const RENEW_DAYS = 30;
 const DAY_MS = 86_400_000;
+
+/** Where the phone downloads the local certificate authority (served only with a generated certificate). */
+export const CA_CERT_PATH = "/blez-ca.crt";
 
 export interface TlsOptions {
   /** HTTPS_CERT and HTTPS_KEY: PEM files to use as they are. */
@@ -37,10 +49,11 @@ export interface TlsOptions {
 }
 
 /**
- * The certificate to serve HTTPS with: the given files, or a self-signed one generated on the
- * first start and kept in `folder`, so a phone that accepted it once is not asked again. A kept
- * certificate is replaced when it expires within RENEW_DAYS or no longer names one of this
- * machine's addresses (a new address on the shop's Wi-Fi).
+ * The certificate to serve HTTPS with: the given files, or one generated on the first start and
+ * kept in `folder`, so a phone that accepted it once is not asked again. The generated one is
+ * issued by a local certificate authority made once and kept beside it; the server certificate
+ * is replaced (by the same authority) when it expires within RENEW_DAYS or no longer names one
+ * of this machine's addresses (a new address on the shop's Wi-Fi).
  */
 export async function loadTls(options: TlsOptions): Promise<Tls> {
   if (options.certFile || options.keyFile) {
@@ -53,12 +66,14 @@ export async function loadTls(options: TlsOptions): Promise<Tls> {
   }
   const now = options.now ?? new Date();
   const names = options.names ?? defaultNames();
+  const ca = await localAuthority(options.folder, now);
+  const caInfo = { cert: ca.cert, fingerprint: ca.x509.fingerprint256 };
   const certPath = join(options.folder, "cert.pem");
   const keyPath = join(options.folder, "key.pem");
   if (existsSync(certPath) && existsSync(keyPath)) {
     const cert = readFileSync(certPath, "utf8");
     const x509 = new X509Certificate(cert);
-    if (stillGood(x509, names, now)) {
+    if (stillGood(x509, names, now) && x509.checkIssued(ca.x509) && x509.verify(ca.x509.publicKey)) {
       return {
         key: readFileSync(keyPath, "utf8"),
         cert,
@@ -66,17 +81,19 @@ export async function loadTls(options: TlsOptions): Promise<Tls> {
         fingerprint: x509.fingerprint256,
         folder: options.folder,
         validTo: x509.validTo,
+        ca: caInfo,
       };
     }
   }
-  const pems = await generate([{ name: "commonName", value: "Blez Inventory (self-signed)" }], {
+  const pems = await generate([{ name: "commonName", value: `Blez Inventory on ${hostname() || "this computer"}` }], {
     keyType: "rsa",
     keySize: 2048,
     algorithm: "sha256",
     notBeforeDate: new Date(now.getTime() - DAY_MS),
     notAfterDate: new Date(now.getTime() + VALID_DAYS * DAY_MS),
+    ca: { key: ca.key, cert: ca.cert },
     extensions: [
-      { name: "basicConstraints", cA: false },
+      { name: "basicConstraints", cA: false, critical: true },
       { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
       { name: "extKeyUsage", serverAuth: true },
       {
@@ -85,7 +102,6 @@ export async function loadTls(options: TlsOptions): Promise<Tls> {
       },
     ],
   });
-  mkdirSync(options.folder, { recursive: true, mode: 0o700 });
   writeFileSync(keyPath, pems.private, { mode: 0o600 });
   writeFileSync(certPath, pems.cert);
   const x509 = new X509Certificate(pems.cert);
@@ -96,7 +112,36 @@ export async function loadTls(options: TlsOptions): Promise<Tls> {
     fingerprint: x509.fingerprint256,
     folder: options.folder,
     validTo: x509.validTo,
+    ca: caInfo,
   };
+}
+
+/** The local certificate authority in `folder` (ca.pem, ca-key.pem), made when missing or near its end. */
+async function localAuthority(folder: string, now: Date): Promise<{ key: string; cert: string; x509: X509Certificate }> {
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const certPath = join(folder, "ca.pem");
+  const keyPath = join(folder, "ca-key.pem");
+  if (existsSync(certPath) && existsSync(keyPath)) {
+    const cert = readFileSync(certPath, "utf8");
+    const x509 = new X509Certificate(cert);
+    if (x509.ca && new Date(x509.validTo).getTime() - now.getTime() >= RENEW_DAYS * DAY_MS) {
+      return { key: readFileSync(keyPath, "utf8"), cert, x509 };
+    }
+  }
+  const pems = await generate([{ name: "commonName", value: `Blez Inventory local authority (${hostname() || "this computer"})` }], {
+    keyType: "rsa",
+    keySize: 2048,
+    algorithm: "sha256",
+    notBeforeDate: new Date(now.getTime() - DAY_MS),
+    notAfterDate: new Date(now.getTime() + CA_VALID_DAYS * DAY_MS),
+    extensions: [
+      { name: "basicConstraints", cA: true, pathLenConstraint: 0, critical: true },
+      { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
+    ],
+  });
+  writeFileSync(keyPath, pems.private, { mode: 0o600 });
+  writeFileSync(certPath, pems.cert);
+  return { key: pems.private, cert: pems.cert, x509: new X509Certificate(pems.cert) };
 }
 
 /** localhost, this host's name (also as name.local, how phones find it by mDNS) and its addresses. */
