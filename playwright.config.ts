@@ -19,6 +19,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: true,
+  // Tests that import tens of thousands of products run on their own server afterwards
+  // (playwright.large.config.ts): on a shared embedded database their imports would hold up
+  // every other test's requests.
+  grepInvert: /@large/,
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
   use: {
     baseURL: E2E_BASE_URL,

@@ -11,7 +11,7 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
-async function openTable(page: Page, role: "manager" | "inventory" = "manager", loadMs = 10_000) {
+async function openTable(page: Page, role: "manager" | "inventory" = "manager", loadMs = 60_000) {
   const user = await createUser(api, role);
   await preferTableView(page);
   await signIn(page, user);
@@ -327,7 +327,7 @@ test("at 390x844 the first product is in view after login, without scrolling", a
   await page.screenshot({ path: testInfo.outputPath("inventory-phone-after-login.png") });
 });
 
-test("100,000 products: the table scrolls and filters as you type", async ({ page }) => {
+test("100,000 products: the table scrolls and filters as you type @large", async ({ page }) => {
   test.setTimeout(600_000);
   const tag = uniqueName("big");
   // Seeded through the import endpoint, 50,000 rows a request.

@@ -38,7 +38,8 @@ async function openInventory(page: Page) {
   await signIn(page, await createUser(api, "inventory"));
   await letLiveToastsPassClicks(page);
   await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
-  await expect(page.getByText("Loading products...")).toHaveCount(0);
+  // The shared test server holds every test's products: the first load may take a while.
+  await expect(page.getByText("Loading products...")).toHaveCount(0, { timeout: 60_000 });
 }
 
 const search = (page: Page) => page.getByRole("searchbox", { name: "Search products" });
