@@ -1,7 +1,8 @@
 import { isIP } from "node:net";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { z } from "zod";
 import { SOCKET_AUTH_TIMEOUT_MS } from "../contract/events.js";
+import { projectRoot } from "./paths.js";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
@@ -77,7 +78,7 @@ export const configSchema = z.object({
   CLIENT_DIR: z
     .string()
     .min(1)
-    .default(fileURLToPath(new URL("../../dist/client", import.meta.url))),
+    .default(join(projectRoot, "dist", "client")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /**
    * Failed sign-ins of one username (from any address) within LOGIN_WINDOW_MINUTES before it is

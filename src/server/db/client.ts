@@ -1,9 +1,10 @@
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { projectRoot } from "../paths.js";
 import { startEmbeddedDatabase } from "./embedded/start.js";
 import { survivePoolFaults } from "./pool-faults.js";
 import * as schema from "./schema.js";
@@ -20,7 +21,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+const migrationsFolder = join(projectRoot, "src", "server", "db", "migrations");
 /** Any constant: serialises migrations when several server processes start at once. */
 const MIGRATION_LOCK = 7_345_221;
 

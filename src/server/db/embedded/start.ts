@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runningBuilt } from "../../paths.js";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 
 export interface EmbeddedDatabase {
@@ -31,7 +32,10 @@ const POOL_MAX = 1;
 const MAX_CONNECTIONS = 2;
 /** A request that cannot get the connection in this time answers 503 instead of waiting forever. */
 const CONNECTION_TIMEOUT_MS = 30_000;
-const hostScript = fileURLToPath(new URL("./host.ts", import.meta.url));
+/** The database host: built beside the server (scripts/build-server.mjs), or its source run through tsx. */
+const host = runningBuilt
+  ? { script: fileURLToPath(new URL("./db-host.mjs", import.meta.url)), execArgv: [] }
+  : { script: fileURLToPath(new URL("./host.ts", import.meta.url)), execArgv: ["--import", "tsx"] };
 /** The host opens (and on first start creates) the database; a slow disk or a busy machine takes a while. */
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -54,8 +58,8 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
   let child: ChildProcess;
   try {
     const args = [join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), String(MAX_CONNECTIONS), ...(dataDir ? [dataDir] : [])];
-    child = fork(hostScript, args, {
-      execArgv: ["--import", "tsx"],
+    child = fork(host.script, args, {
+      execArgv: host.execArgv,
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     if (child.pid !== undefined) lock?.addOwner(child.pid);

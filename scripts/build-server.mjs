@@ -1,0 +1,27 @@
+// Builds the server for `npm start`: the TypeScript sources bundled by esbuild into
+// <outdir>/main.mjs and the embedded database's host beside it (db-host.mjs), so a start loads
+// two files instead of compiling a hundred modules through tsx (packages stay in node_modules).
+import { rmSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+export async function buildServer(outdir = "dist/server") {
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: { main: "src/server/main.ts", "db-host": "src/server/db/embedded/host.ts" },
+    outdir,
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap: "linked",
+    logLevel: "warning",
+  });
+  return `${outdir}/main.mjs`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(`Server built: ${await buildServer()}`);
+}
