@@ -1,14 +1,24 @@
 import { z } from "zod";
+import { parseAmount } from "./money.js";
 import {
   BARCODE_MAX,
+  CARD_NUMBER_MAX,
+  CONDITIONS,
+  type Condition,
   CSV_BARCODE_MIN,
   CSV_IS_ACTIVE_VALUES,
   CSV_TRUE_VALUES,
   csvMessages,
+  DETAIL_FIELDS,
+  GRADE_MAX,
+  GRADERS,
+  type Grader,
+  LOCATION_MAX,
   NAME_MAX,
   QUANTITY_MAX_EXCLUSIVE,
   RELEASE_YEAR_MAX,
   RELEASE_YEAR_MIN,
+  SET_NAME_MAX,
 } from "./rules.js";
 
 /** A raw row as read from CSV (strings) or sent by an integrator (numbers/booleans allowed). */
@@ -20,6 +30,15 @@ export const importRowInputSchema = z.object({
   release_year: cell,
   quantity_on_hand: cell,
   is_active: cell,
+  // The card details, read only when the file has their columns: a key left out leaves the field as it is.
+  price: cell,
+  cost: cell,
+  condition: cell,
+  grader: cell,
+  grade: cell,
+  set_name: cell,
+  card_number: cell,
+  location: cell,
 });
 export type ImportRowInput = z.infer<typeof importRowInputSchema>;
 
@@ -72,7 +91,8 @@ export const importPartBodySchema = z.object({
   products: z.array(importRowInputSchema).max(IMPORT_MAX_ROWS, `At most ${IMPORT_MAX_ROWS} rows per part`),
 });
 
-export const IMPORT_FIELDS = ["product_name", "vendor", "release_year", "quantity_on_hand", "is_active"] as const;
+/** The fields an import writes: the spec's (barcode matches) and the card details its file has columns for. */
+export const IMPORT_FIELDS = ["product_name", "vendor", "release_year", "quantity_on_hand", "is_active", ...DETAIL_FIELDS] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 export const importPreviewRowSchema = z.object({
@@ -87,14 +107,25 @@ export type ImportPreviewRow = z.infer<typeof importPreviewRowSchema>;
 export const importPreviewSchema = importResultSchema.extend({ rows: z.array(importPreviewRowSchema) });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
-/** A valid row, normalised the way the spec's import does it. */
-export interface ImportRow {
+/** A valid row, normalised the way the spec's import does it; a card detail only when its column was there (null when empty). */
+export interface ImportRow extends Partial<ImportDetails> {
   barcode: string;
   product_name: string;
   vendor: string;
   release_year: number | null;
   quantity_on_hand: number;
   is_active: boolean;
+}
+
+export interface ImportDetails {
+  price: number | null;
+  cost: number | null;
+  condition: Condition | null;
+  grader: Grader | null;
+  grade: string | null;
+  set_name: string | null;
+  card_number: string | null;
+  location: string | null;
 }
 
 export type RowCheck = { ok: true; row: ImportRow } | { ok: false; errors: string[] };
@@ -142,10 +173,12 @@ export function checkImportRow(input: ImportRowInput, index: number): RowCheck {
   if (activeText !== "" && !(CSV_IS_ACTIVE_VALUES as readonly string[]).includes(activeText)) {
     errors.push(csvMessages.isActive(n));
   }
+  const details = checkDetails(input, n, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
     row: {
+      ...details,
       barcode,
       product_name,
       vendor,
@@ -154,4 +187,46 @@ export function checkImportRow(input: ImportRowInput, index: number): RowCheck {
       is_active: activeText === "" || (CSV_TRUE_VALUES as readonly string[]).includes(activeText),
     },
   };
+}
+
+const TEXT_DETAILS = [
+  ["grade", "Grade", GRADE_MAX],
+  ["set_name", "Set", SET_NAME_MAX],
+  ["card_number", "Card number", CARD_NUMBER_MAX],
+  ["location", "Location", LOCATION_MAX],
+] as const;
+
+/** The card details the row has keys for (an empty cell clears: null), their errors pushed to `errors`. */
+function checkDetails(input: ImportRowInput, n: number, errors: string[]): Partial<ImportDetails> {
+  const details: Partial<ImportDetails> = {};
+  const money = (field: "price" | "cost") => {
+    if (input[field] === undefined) return;
+    const value = text(input[field]);
+    // A JSON number is an amount too (12.5), as a spreadsheet tool may send it.
+    const cents = value === "" ? null : parseAmount(value);
+    if (cents === undefined) errors.push(csvMessages[field](n));
+    else details[field] = cents;
+  };
+  money("price");
+  money("cost");
+  if (input.condition !== undefined) {
+    const value = text(input.condition);
+    const condition = CONDITIONS.find((c) => c.toLowerCase() === value.toLowerCase());
+    if (value !== "" && !condition) errors.push(csvMessages.condition(n));
+    else details.condition = condition ?? null;
+  }
+  if (input.grader !== undefined) {
+    const value = text(input.grader);
+    const grader = GRADERS.find((g) => g.toLowerCase() === value.toLowerCase());
+    if (value !== "" && !grader) errors.push(csvMessages.grader(n));
+    else details.grader = grader ?? null;
+  }
+  for (const [field, label, max] of TEXT_DETAILS) {
+    if (input[field] === undefined) continue;
+    const value = text(input[field]);
+    if (value.length > max) errors.push(csvMessages.tooLong(n, label, max));
+    else if (/\p{Cc}/u.test(value)) errors.push(`Row ${n}: ${label} must be printable text`);
+    else details[field] = value === "" ? null : value;
+  }
+  return details;
 }

@@ -2,14 +2,22 @@ import { z } from "zod";
 import {
   BARCODE_MAX,
   BARCODE_PATH_MAX,
+  CARD_NUMBER_MAX,
+  CONDITIONS,
+  DETAIL_MESSAGES,
   EDITABLE_FIELDS,
+  GRADE_MAX,
+  GRADERS,
+  LOCATION_MAX,
   MESSAGES,
+  MONEY_MAX_CENTS,
   NAME_MAX,
   QUANTITY_MAX_EXCLUSIVE,
   QUANTITY_MIN,
   QUANTITY_REASON_DEFAULT,
   RELEASE_YEAR_MAX,
   RELEASE_YEAR_MIN,
+  SET_NAME_MAX,
 } from "./rules.js";
 
 export const productSchema = z.object({
@@ -20,6 +28,15 @@ export const productSchema = z.object({
   release_year: z.number().int().nullable(),
   quantity_on_hand: z.number().int(),
   is_active: z.boolean(),
+  /** Card details (optional, null when not set). Money in whole cents of the shop's currency. */
+  price: z.number().int().nullable(),
+  cost: z.number().int().nullable(),
+  condition: z.enum(CONDITIONS).nullable(),
+  grader: z.enum(GRADERS).nullable(),
+  grade: z.string().nullable(),
+  set_name: z.string().nullable(),
+  card_number: z.string().nullable(),
+  location: z.string().nullable(),
   version: z.number().int(),
   /** Catalogue-wide, from one database sequence: every change to the product gets a higher one. */
   revision: z.number().int(),
@@ -55,12 +72,38 @@ export const quantitySchema = z
   .min(QUANTITY_MIN, MESSAGES.quantityInvalid)
   .lt(QUANTITY_MAX_EXCLUSIVE, MESSAGES.quantityInvalid);
 
+/** Whole cents, 0 to MONEY_MAX_CENTS; null clears. */
+const moneySchema = (message: string) => z.number({ error: message }).int(message).min(0, message).max(MONEY_MAX_CENTS, message).nullable();
+/** Optional text: trimmed, empty means not set (null). */
+const optionalText = (max: number, message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(max, message)
+    .regex(PRINTABLE, message)
+    .nullable()
+    .transform((v) => (v ? v : null));
+
+/** The card details an add or edit may send (each optional; null or "" clears). */
+export const productDetailsSchema = z.object({
+  price: moneySchema(DETAIL_MESSAGES.price).optional(),
+  cost: moneySchema(DETAIL_MESSAGES.cost).optional(),
+  condition: z.enum(CONDITIONS, { error: DETAIL_MESSAGES.condition }).nullable().optional(),
+  grader: z.enum(GRADERS, { error: DETAIL_MESSAGES.grader }).nullable().optional(),
+  grade: optionalText(GRADE_MAX, DETAIL_MESSAGES.grade).optional(),
+  set_name: optionalText(SET_NAME_MAX, DETAIL_MESSAGES.setName).optional(),
+  card_number: optionalText(CARD_NUMBER_MAX, DETAIL_MESSAGES.cardNumber).optional(),
+  location: optionalText(LOCATION_MAX, DETAIL_MESSAGES.location).optional(),
+});
+export type ProductDetails = z.input<typeof productDetailsSchema>;
+
 export const createProductBodySchema = z.object({
   barcode: barcodeSchema,
   product_name: productNameSchema,
   vendor: vendorSchema,
   release_year: releaseYearSchema.optional().default(null),
   quantity_on_hand: quantitySchema.optional().default(0),
+  ...productDetailsSchema.shape,
 });
 export type CreateProductBody = z.input<typeof createProductBodySchema>;
 
@@ -75,6 +118,7 @@ export const updateProductBodySchema = z
     vendor: vendorSchema.optional(),
     release_year: releaseYearSchema.optional(),
     quantity_on_hand: quantitySchema.optional(),
+    ...productDetailsSchema.shape,
     /** The version the edit was based on: it conflicts only when a sent field changed since (409). */
     version: z.number().int().positive().optional(),
   })
@@ -139,3 +183,13 @@ export const productsSinceSchema = z.object({
   products: z.array(productSchema),
 });
 export type ProductsSince = z.infer<typeof productsSinceSchema>;
+
+/** POST /api/products/shop-code: a new shop code (SC-000123), never handed out before and not in use. */
+export const shopCodeSchema = z.object({ barcode: z.string() });
+
+/** GET /api/settings: what every signed-in screen needs to know about the shop. */
+export const settingsSchema = z.object({
+  /** ISO 4217 code of the shop's currency (the CURRENCY setting, default USD). */
+  currency: z.string(),
+});
+export type Settings = z.infer<typeof settingsSchema>;

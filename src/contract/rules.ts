@@ -22,7 +22,12 @@ export const CSV_BARCODE_MIN = 3;
 export const CSV_PREVIEW_ROWS = 5;
 export const CSV_ERRORS_SHOWN = 10;
 export const CSV_COLUMNS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand", "is_active"] as const;
-export const CSV_EXPORT_COLUMNS = [...CSV_COLUMNS, "created_at", "updated_at"] as const;
+/** Optional card details (price and cost as amounts like 12.50 in CSV; integer cents in JSON). */
+export const CSV_DETAIL_COLUMNS = ["price", "cost", "condition", "grader", "grade", "set_name", "card_number", "location"] as const;
+/** Export: the spec's columns first, then created_at and updated_at, then the card details. */
+export const CSV_EXPORT_COLUMNS = [...CSV_COLUMNS, "created_at", "updated_at", ...CSV_DETAIL_COLUMNS] as const;
+/** The import template: the spec's columns, then the card details. */
+export const CSV_TEMPLATE_COLUMNS = [...CSV_COLUMNS, ...CSV_DETAIL_COLUMNS] as const;
 export const CSV_TRUE_VALUES = ["true", "1", "yes", "on"] as const;
 export const CSV_IS_ACTIVE_VALUES = ["true", "false", "1", "0", "yes", "no"] as const;
 
@@ -79,11 +84,49 @@ export const csvMessages = {
   releaseYear: (row: number) => `Row ${row}: Invalid release year (must be between 1900-2030)`,
   isActive: (row: number) => `Row ${row}: Invalid is_active value (use: true/false, 1/0, yes/no)`,
   moreErrors: (n: number) => `... and ${n} more errors`,
+  price: (row: number) => `Row ${row}: Invalid price (must be 0 or a positive amount)`,
+  cost: (row: number) => `Row ${row}: Invalid cost (must be 0 or a positive amount)`,
+  condition: (row: number) => `Row ${row}: Invalid condition (use: ${CONDITIONS.join(", ")})`,
+  grader: (row: number) => `Row ${row}: Invalid grader (use: ${GRADERS.join(", ")})`,
+  tooLong: (row: number, field: string, max: number) => `Row ${row}: ${field} is too long (at most ${max} characters)`,
 };
+
+// Card details (all optional): money, condition or grade, set and number, location.
+/** Money is stored and sent as whole cents; the largest amount is 10,000,000.00. */
+export const MONEY_MAX_CENTS = 1_000_000_000;
+/** Raw-card conditions, and Sealed for boxes and packs. */
+export const CONDITIONS = ["Near Mint", "Lightly Played", "Moderately Played", "Heavily Played", "Damaged", "Sealed"] as const;
+export type Condition = (typeof CONDITIONS)[number];
+/** Grading companies of a slab. */
+export const GRADERS = ["PSA", "BGS", "CGC", "SGC", "Other"] as const;
+export type Grader = (typeof GRADERS)[number];
+export const GRADE_MAX = 20;
+export const SET_NAME_MAX = 200;
+export const CARD_NUMBER_MAX = 50;
+export const LOCATION_MAX = 100;
+/** Shop codes for products without a scannable barcode: SC- and six digits or more (Code 128 on labels). */
+export const SHOP_CODE_PREFIX = "SC-";
+/** The shop's currency (ISO 4217), from the CURRENCY setting. */
+export const CURRENCY_DEFAULT = "USD";
+
+export const DETAIL_MESSAGES = {
+  price: "Price must be 0 or a positive amount",
+  cost: "Cost must be 0 or a positive amount",
+  condition: `Condition must be one of: ${CONDITIONS.join(", ")}`,
+  grader: `Grader must be one of: ${GRADERS.join(", ")}`,
+  grade: `Grade must be at most ${GRADE_MAX} characters`,
+  setName: `Set must be at most ${SET_NAME_MAX} characters`,
+  cardNumber: `Card number must be at most ${CARD_NUMBER_MAX} characters`,
+  location: `Location must be at most ${LOCATION_MAX} characters`,
+} as const;
 
 // Products API: header names, reasons and messages (no zod: the client's first screen uses them).
 /** The fields an edit may change (PUT /api/products/{id}). */
-export const EDITABLE_FIELDS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand"] as const;
+export const SPEC_FIELDS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand"] as const;
+/** The optional card details: null when not set; an edit sends null to clear one. */
+export const DETAIL_FIELDS = ["price", "cost", "condition", "grader", "grade", "set_name", "card_number", "location"] as const;
+export type DetailField = (typeof DETAIL_FIELDS)[number];
+export const EDITABLE_FIELDS = [...SPEC_FIELDS, ...DETAIL_FIELDS] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
 export const QUANTITY_REASON_DEFAULT = "Manual update";

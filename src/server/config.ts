@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 import { SOCKET_AUTH_TIMEOUT_MS } from "../contract/events.js";
+import { CURRENCY_DEFAULT } from "../contract/rules.js";
 import { projectRoot } from "./paths.js";
 
 const flag = z
@@ -42,6 +43,11 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** A currency code this runtime can format (Intl knows every ISO 4217 code). */
+function isCurrency(code: string): boolean {
+  return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf("currency").includes(code);
+}
+
 /** The one reading of process.env (API contract, Configuration). */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -79,6 +85,13 @@ export const configSchema = z.object({
     .string()
     .min(1)
     .default(join(projectRoot, "dist", "client")),
+  /** The shop's currency (ISO 4217 code): prices and costs are shown in it. Only display: amounts are stored as cents. */
+  CURRENCY: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .default(CURRENCY_DEFAULT)
+    .refine(isCurrency, "expected an ISO 4217 currency code such as USD, EUR or GBP"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /**
    * Failed sign-ins of one username (from any address) within LOGIN_WINDOW_MINUTES before it is

@@ -14,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { CONDITIONS, GRADERS, MONEY_MAX_CENTS } from "../../contract/rules.js";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -85,6 +86,15 @@ export const products = pgTable(
     releaseYear: integer("release_year"),
     quantityOnHand: integer("quantity_on_hand").notNull().default(0),
     isActive: boolean("is_active").notNull().default(true),
+    /** Card details (issue 14), all optional. Money in whole cents of the shop's currency (CURRENCY). */
+    price: integer("price"),
+    cost: integer("cost"),
+    condition: text("condition", { enum: CONDITIONS }),
+    grader: text("grader", { enum: GRADERS }),
+    grade: text("grade"),
+    setName: text("set_name"),
+    cardNumber: text("card_number"),
+    location: text("location"),
     version: integer("version").notNull().default(1),
     /** From product_revision_seq through take_revision(), in the transaction of each change (migration 0002). */
     revision: bigint("revision", { mode: "number" }).notNull(),
@@ -97,6 +107,10 @@ export const products = pgTable(
     index("products_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("products_revision_idx").on(t.revision),
     check("products_quantity_check", sql`${t.quantityOnHand} >= 0`),
+    check("products_price_check", sql`${t.price} between 0 and ${sql.raw(String(MONEY_MAX_CENTS))}`),
+    check("products_cost_check", sql`${t.cost} between 0 and ${sql.raw(String(MONEY_MAX_CENTS))}`),
+    check("products_condition_check", sql`${t.condition} in (${sql.raw(CONDITIONS.map((c) => `'${c}'`).join(", "))})`),
+    check("products_grader_check", sql`${t.grader} in (${sql.raw(GRADERS.map((c) => `'${c}'`).join(", "))})`),
   ],
 );
 

@@ -54,7 +54,8 @@ export function checkRows(inputs: ImportRowInput[], firstRow = 2): CheckedRows {
   return { checks, barcodes };
 }
 
-export function importedValues(row: ImportRow): AuditedValues {
+/** A row's values by field; the card details its file had no column for are left out (not compared, not written). */
+export function importedValues(row: ImportRow): Partial<AuditedValues> {
   return { ...row };
 }
 

@@ -9,6 +9,24 @@ import type { ProductRow } from "../products/products.repo.js";
 
 const IMPORT_NOTE = "CSV import";
 
+/** The fields an import writes, with their SQL types (the staged table's columns and the updates' comparisons). */
+const IMPORT_COLUMNS = [
+  ["product_name", "text"],
+  ["vendor", "text"],
+  ["release_year", "integer"],
+  ["quantity_on_hand", "integer"],
+  ["is_active", "boolean"],
+  ["price", "integer"],
+  ["cost", "integer"],
+  ["condition", "text"],
+  ["grader", "text"],
+  ["grade", "text"],
+  ["set_name", "text"],
+  ["card_number", "text"],
+  ["location", "text"],
+] as const satisfies ReadonlyArray<readonly [ImportField, string]>;
+const columnList = (f: (name: ImportField) => string) => sql.raw(IMPORT_COLUMNS.map(([name]) => f(name)).join(", "));
+
 /**
  * The existing products with these barcodes or another form of their GTINs (contract/gtin.ts),
  * in one statement, without locking them (a snapshot to plan against).
@@ -55,7 +73,7 @@ export async function stageImport(tx: Db, rows: StagedRow[]): Promise<void> {
   await tx.execute(sql`
     create temp table import_stage on commit drop as
     select * from jsonb_to_recordset(${jsonParam(rows)}) as x(action text, fields text[], id integer, barcode_key text,
-      barcode text, product_name text, vendor text, release_year integer, quantity_on_hand integer, is_active boolean)`);
+      barcode text, ${sql.raw(IMPORT_COLUMNS.map(([f, type]) => `${f} ${type}`).join(", "))})`);
 }
 
 /**
@@ -68,22 +86,24 @@ export async function insertNewProducts(tx: Db, who: Importer): Promise<Written>
   return writtenOf(
     await tx.execute(sql`
       with created as (
-        insert into products (barcode, product_name, vendor, release_year, quantity_on_hand, is_active, revision)
-        select s.barcode, s.product_name, s.vendor, s.release_year, s.quantity_on_hand, s.is_active, (select take_revision())
+        insert into products (barcode, ${columnList((f) => f)}, revision)
+        select s.barcode, ${columnList((f) => `s.${f}`)}, (select take_revision())
         from import_stage s
         where s.action = 'create'
         -- One order for every import: two imports with overlapping new barcodes wait for each other, never deadlock.
         order by s.barcode
         on conflict do nothing
-        returning id, barcode, product_name, vendor, release_year, quantity_on_hand, is_active, version, revision
+        returning id, barcode, ${columnList((f) => f)}, version, revision
       ),
       audit as (
         insert into product_audit (product_id, product_name, barcode, action, user_id, user_name,
           changed_fields, old_values, new_values, ip_address, product_version)
         select c.id, c.product_name, c.barcode, 'CREATE', ${who.userId}::int, ${who.userName}::text,
           ${jsonParam(AUDITED_FIELDS)}, null,
+          -- As createdValues(): the spec's fields, and the card details that are set.
           jsonb_build_object('barcode', c.barcode, 'product_name', c.product_name, 'vendor', c.vendor,
-            'release_year', c.release_year, 'quantity_on_hand', c.quantity_on_hand, 'is_active', c.is_active),
+            'release_year', c.release_year, 'quantity_on_hand', c.quantity_on_hand, 'is_active', c.is_active)
+          || jsonb_strip_nulls(jsonb_build_object(${columnList((f) => `'${f}', c.${f}`)})),
           ${who.ipAddress}::text, c.version
         from created c order by c.id
       ),
@@ -99,7 +119,7 @@ export async function insertNewProducts(tx: Db, who: Importer): Promise<Written>
 }
 
 /** Per imported field: the staged value when the row writes that field, else the locked product's. */
-const target = (field: ImportField) => sql.raw(`case when '${field}' = any(s.fields) then s.${field} else p.${field} end as ${field}`);
+const target = (field: ImportField) => `case when '${field}' = any(s.fields) then s.${field} else p.${field} end as ${field}`;
 
 /**
  * The one statement that locks: locks the products of the planned updates (by the id they
@@ -114,10 +134,8 @@ export async function applyImportUpdates(tx: Db, who: Importer, insertRevision: 
     await tx.execute(sql`
       with locked as (
         select p.id, p.barcode, p.revision,
-          p.product_name as old_product_name, p.vendor as old_vendor, p.release_year as old_release_year,
-          p.quantity_on_hand as old_quantity_on_hand, p.is_active as old_is_active,
-          ${target("product_name")}, ${target("vendor")}, ${target("release_year")},
-          ${target("quantity_on_hand")}, ${target("is_active")}
+          ${columnList((f) => `p.${f} as old_${f}`)},
+          ${columnList(target)}
         from import_stage s
           -- A new barcode: the product of its GTIN, this import's own or one another created first.
           left join products k on s.id is null and k.barcode_key = s.barcode_key
@@ -133,11 +151,7 @@ export async function applyImportUpdates(tx: Db, who: Importer, insertRevision: 
             jsonb_object_agg(f.name, f.old) as old_values,
             jsonb_object_agg(f.name, f.new) as new_values
           from (values
-            (1, 'product_name', to_jsonb(l.old_product_name), to_jsonb(l.product_name)),
-            (2, 'vendor', to_jsonb(l.old_vendor), to_jsonb(l.vendor)),
-            (3, 'release_year', to_jsonb(l.old_release_year), to_jsonb(l.release_year)),
-            (4, 'quantity_on_hand', to_jsonb(l.old_quantity_on_hand), to_jsonb(l.quantity_on_hand)),
-            (5, 'is_active', to_jsonb(l.old_is_active), to_jsonb(l.is_active))
+            ${columnList((f) => `(${IMPORT_COLUMNS.findIndex(([n]) => n === f) + 1}, '${f}', to_jsonb(l.old_${f}), to_jsonb(l.${f}))`)}
           ) as f(ord, name, old, new)
           where f.old is distinct from f.new
         ) as d
@@ -150,8 +164,7 @@ export async function applyImportUpdates(tx: Db, who: Importer, insertRevision: 
       ),
       updated as (
         update products as p set
-          product_name = c.product_name, vendor = c.vendor, release_year = c.release_year,
-          quantity_on_hand = c.quantity_on_hand, is_active = c.is_active,
+          ${columnList((f) => `${f} = c.${f}`)},
           version = p.version + 1, revision = (select value from rev), updated_at = now()
         from changed c
         where p.id = c.id

@@ -1,24 +1,51 @@
 import type { ProductAuditAction, TransactionType } from "../../../contract/audit.js";
 import type { InventoryEventData, InventoryEventType } from "../../../contract/events.js";
 import type { Product } from "../../../contract/products.js";
+import { DETAIL_FIELDS } from "../../../contract/rules.js";
 import type { ServiceContext } from "../../context.js";
 import type { ProductAuditInsert, QuantityAuditInsert } from "../audit/audit.repo.js";
 import type { ProductRow } from "./products.repo.js";
 
-/** The product fields audit entries speak about, by their API names. */
-export const AUDITED_FIELDS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand", "is_active"] as const;
+/** The product fields audit entries speak about, by their API names: the spec's, then the card details. */
+export const AUDITED_FIELDS = [
+  "barcode",
+  "product_name",
+  "vendor",
+  "release_year",
+  "quantity_on_hand",
+  "is_active",
+  ...DETAIL_FIELDS,
+] as const;
 export type AuditedField = (typeof AUDITED_FIELDS)[number];
 export type AuditedValues = Record<AuditedField, string | number | boolean | null>;
 
-export function auditedValues(row: Pick<ProductRow, "barcode" | "productName" | "vendor" | "releaseYear" | "quantityOnHand" | "isActive">) {
-  return {
-    barcode: row.barcode,
-    product_name: row.productName,
-    vendor: row.vendor,
-    release_year: row.releaseYear,
-    quantity_on_hand: row.quantityOnHand,
-    is_active: row.isActive,
-  } satisfies AuditedValues;
+/** Each API field's column in a product row: the one map from API names to drizzle's. */
+export const FIELD_COLUMNS = {
+  barcode: "barcode",
+  product_name: "productName",
+  vendor: "vendor",
+  release_year: "releaseYear",
+  quantity_on_hand: "quantityOnHand",
+  is_active: "isActive",
+  price: "price",
+  cost: "cost",
+  condition: "condition",
+  grader: "grader",
+  grade: "grade",
+  set_name: "setName",
+  card_number: "cardNumber",
+  location: "location",
+} as const satisfies Record<AuditedField, keyof ProductRow>;
+
+export function auditedValues(row: ProductRow): AuditedValues {
+  return Object.fromEntries(AUDITED_FIELDS.map((f) => [f, row[FIELD_COLUMNS[f]]])) as AuditedValues;
+}
+
+/** The values a new product's CREATE audit entry shows: the spec's fields, and the card details that are set. */
+export function createdValues(row: ProductRow): Partial<AuditedValues> {
+  const values = auditedValues(row);
+  for (const f of DETAIL_FIELDS) if (values[f] === null) delete values[f];
+  return values;
 }
 
 export interface FieldChanges {
@@ -27,14 +54,15 @@ export interface FieldChanges {
   newValues: Partial<AuditedValues>;
 }
 
-/** Only the fields whose value differs, with old and new values. */
-export function diffValues(before: AuditedValues, after: AuditedValues): FieldChanges {
+/** Only the fields whose value differs, with old and new values; a field `after` leaves out (undefined) is not compared. */
+export function diffValues(before: AuditedValues, after: Partial<AuditedValues>): FieldChanges {
   const changes: FieldChanges = { fields: [], oldValues: {}, newValues: {} };
   for (const field of AUDITED_FIELDS) {
-    if (before[field] !== after[field]) {
+    const value = after[field];
+    if (value !== undefined && before[field] !== value) {
       changes.fields.push(field);
       changes.oldValues[field] = before[field];
-      changes.newValues[field] = after[field];
+      changes.newValues[field] = value;
     }
   }
   return changes;

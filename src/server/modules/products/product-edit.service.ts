@@ -7,19 +7,18 @@ import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { changesSinceVersion, insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
-import { auditedValues, emitInventoryUpdate, productAuditRow, productEventData, quantityAuditRow } from "./product-changes.js";
+import {
+  auditedValues,
+  emitInventoryUpdate,
+  FIELD_COLUMNS,
+  productAuditRow,
+  productEventData,
+  quantityAuditRow,
+} from "./product-changes.js";
 import { toProduct } from "./products.presenter.js";
-import { barcodeTaken, lockProductById, MAX_ID, type ProductRow, type ProductValues, updateProduct as writeEdit } from "./products.repo.js";
+import { barcodeTaken, lockProductById, MAX_ID, type ProductRow, updateProduct as writeEdit } from "./products.repo.js";
 
 export type UpdateProductInput = z.output<typeof updateProductBodySchema>;
-
-const COLUMNS = {
-  barcode: "barcode",
-  product_name: "productName",
-  vendor: "vendor",
-  release_year: "releaseYear",
-  quantity_on_hand: "quantityOnHand",
-} as const satisfies Record<EditableField, keyof ProductValues>;
 
 /** What the OpenAPI description of PUT /api/products/{id} says (API contract, "Sync, merging edits and retries"). */
 export const EDIT_RULES =
@@ -51,7 +50,7 @@ export async function updateProduct(ctx: ServiceContext, id: number, input: Upda
       throw conflict(MESSAGES.barcodeExists);
     }
 
-    const row = await writeEdit(tx, id, Object.fromEntries(fields.map((f) => [COLUMNS[f], input[f]])));
+    const row = await writeEdit(tx, id, Object.fromEntries(fields.map((f) => [FIELD_COLUMNS[f], input[f]])));
     const after = auditedValues(row);
     await insertProductAudit(tx, [
       productAuditRow(ctx, row, "UPDATE", {

@@ -1,7 +1,7 @@
 import type { Product } from "../../../contract/products.js";
 import type { ProductRow } from "./products.repo.js";
 
-/** The API shape of a product row (timestamps as ISO 8601 UTC). The list's JSON in products.repo builds the same. */
+/** The API shape of a product row (timestamps as ISO 8601 UTC). Its SQL twin product_json() (migration 0007) builds the same. */
 export function toProduct(row: ProductRow): Product {
   return {
     id: row.id,
@@ -11,6 +11,14 @@ export function toProduct(row: ProductRow): Product {
     release_year: row.releaseYear,
     quantity_on_hand: row.quantityOnHand,
     is_active: row.isActive,
+    price: row.price,
+    cost: row.cost,
+    condition: row.condition,
+    grader: row.grader,
+    grade: row.grade,
+    set_name: row.setName,
+    card_number: row.cardNumber,
+    location: row.location,
     version: row.version,
     revision: row.revision,
     created_at: row.createdAt.toISOString(),

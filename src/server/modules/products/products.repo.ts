@@ -16,7 +16,7 @@ export const MAX_ID = 2_147_483_647;
 /** Every product write takes its revision in its own transaction (see migration 0002). */
 const TAKE_REVISION = sql`take_revision()`;
 
-/** One product as JSON in the API shape: product_json() (migration 0003), the SQL twin of toProduct. */
+/** One product as JSON in the API shape: product_json() (migrations 0003 and 0007), the SQL twin of toProduct. */
 const productJson = sql`product_json(${products})`;
 
 /**
@@ -117,6 +117,13 @@ export async function barcodeTaken(db: Db, barcode: string, exceptId?: number): 
   return row !== undefined;
 }
 
+/** The next number of shop_code_seq (migration 0007): never the same twice, also across processes. */
+export async function nextShopCodeNumber(db: Db): Promise<number> {
+  const [row] = rowsOf<{ n: string | number }>(await db.execute(sql`select nextval('shop_code_seq') as n`));
+  if (!row) throw new Error("shop code: no answer");
+  return Number(row.n);
+}
+
 /** Products that share their GTIN with an older product and so have no key (migration 0005), with that product. */
 export async function productsSharingGtin(db: Db): Promise<Array<{ id: number; barcode: string; ownerId: number; ownerBarcode: string }>> {
   const rows = await db.execute(sql`
@@ -131,13 +138,23 @@ export async function productsSharingGtin(db: Db): Promise<Array<{ id: number; b
   }));
 }
 
-export interface ProductValues {
-  barcode: string;
-  productName: string;
-  vendor: string;
-  releaseYear: number | null;
-  quantityOnHand: number;
-}
+/** What a new product or an edit writes: the spec's fields and the card details. */
+export type ProductValues = Pick<
+  typeof products.$inferInsert,
+  | "barcode"
+  | "productName"
+  | "vendor"
+  | "releaseYear"
+  | "quantityOnHand"
+  | "price"
+  | "cost"
+  | "condition"
+  | "grader"
+  | "grade"
+  | "setName"
+  | "cardNumber"
+  | "location"
+>;
 
 export async function insertProduct(tx: Db, values: ProductValues): Promise<ProductRow> {
   const [row] = await tx

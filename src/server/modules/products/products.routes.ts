@@ -10,6 +10,8 @@ import {
   productsSinceQuerySchema,
   productsSinceSchema,
   quantityChangeBodySchema,
+  settingsSchema,
+  shopCodeSchema,
   updateProductBodySchema,
   versionConflictBodySchema,
 } from "../../../contract/products.js";
@@ -25,6 +27,7 @@ import {
   changeQuantity,
   createProduct,
   getProductByBarcode,
+  newShopCode,
   readCatalogue,
   setProductStatus,
 } from "./products.service.js";
@@ -156,6 +159,36 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => changeQuantity(serviceContext(app, request), request.params.id, request.body, request.headers[IDEMPOTENCY_HEADER]),
+  );
+
+  app.post(
+    "/products/shop-code",
+    {
+      config: manageProducts,
+      schema: {
+        tags,
+        security,
+        summary: "A new shop code (SC-000123) for a product without a scannable barcode",
+        description:
+          "Answers a code no product has and none was handed out before (a database sequence, also across server " +
+          "processes); nothing is stored until a product is created with it.",
+        response: { 200: shopCodeSchema, ...errorAnswers(401, 403, 503) },
+      },
+    },
+    async (request) => ({ barcode: await newShopCode(serviceContext(app, request)) }),
+  );
+
+  app.get(
+    "/settings",
+    {
+      schema: {
+        tags: ["settings"],
+        security,
+        summary: "The shop's settings every signed-in screen needs (its currency)",
+        response: { 200: settingsSchema, ...errorAnswers(401, 503) },
+      },
+    },
+    async () => ({ currency: app.config.CURRENCY }),
   );
 
   app.put(

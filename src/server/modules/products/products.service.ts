@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { createProductBodySchema, Product, quantityChangeBodySchema } from "../../../contract/products.js";
-import { MESSAGES, QUANTITY_MAX_EXCLUSIVE, QUANTITY_REASON_DEFAULT, STOCK_MOVED } from "../../../contract/rules.js";
+import { MESSAGES, QUANTITY_MAX_EXCLUSIVE, QUANTITY_REASON_DEFAULT, SHOP_CODE_PREFIX, STOCK_MOVED } from "../../../contract/rules.js";
 import { SHOW_MESSAGES } from "../../../contract/show-rules.js";
 import { AppError, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
@@ -12,7 +12,7 @@ import { insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js"
 import type { CatalogueCache, CatalogueSnapshot, CatalogueSource } from "./catalogue-cache.js";
 import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
 import {
-  auditedValues,
+  createdValues,
   emitInventoryUpdate,
   productAuditRow,
   productEventData,
@@ -29,6 +29,7 @@ import {
   listProductsJson,
   lockProductById,
   MAX_ID,
+  nextShopCodeNumber,
   productsSharingGtin,
   productsSinceJson,
   type QuantityRefusal,
@@ -127,8 +128,16 @@ export async function createProduct(ctx: ServiceContext, input: CreateProductInp
       vendor: input.vendor,
       releaseYear: input.release_year,
       quantityOnHand: input.quantity_on_hand,
+      price: input.price,
+      cost: input.cost,
+      condition: input.condition,
+      grader: input.grader,
+      grade: input.grade,
+      setName: input.set_name,
+      cardNumber: input.card_number,
+      location: input.location,
     });
-    const values = auditedValues(row);
+    const values = createdValues(row);
     await insertProductAudit(tx, [
       productAuditRow(ctx, row, "CREATE", { fields: Object.keys(values), oldValues: null, newValues: values }),
     ]);
@@ -137,6 +146,15 @@ export async function createProduct(ctx: ServiceContext, input: CreateProductInp
     afterCommit(() => emitInventoryUpdate(ctx, "product_created", productEventData(product)));
     return product;
   });
+}
+
+/** A shop code (SC-000123) no product has: the next number of a sequence, skipping codes typed in by hand. */
+export async function newShopCode(ctx: ServiceContext): Promise<string> {
+  requirePermission(ctx, "canManageProducts");
+  for (;;) {
+    const code = `${SHOP_CODE_PREFIX}${String(await nextShopCodeNumber(ctx.db)).padStart(6, "0")}`;
+    if (!(await barcodeTaken(ctx.db, code))) return code;
+  }
 }
 
 /** Disable or enable. Setting the state a product already has changes nothing. */

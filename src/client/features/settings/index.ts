@@ -1,0 +1,1 @@
+export { useMoney, useSettings } from "./use-settings";
