@@ -26,7 +26,7 @@ import {
   catalogueSource,
   changeQuantity,
   createProduct,
-  getProductByBarcode,
+  getProductJsonByBarcode,
   newShopCode,
   readCatalogue,
   setProductStatus,
@@ -101,7 +101,11 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
         response: { 200: productSchema, ...errorAnswers(400, 401, 404, 503) },
       },
     },
-    async (request) => getProductByBarcode(serviceContext(app, request), request.params.barcode),
+    async (request, typedReply) => {
+      const json = await getProductJsonByBarcode(serviceContext(app, request), request.params.barcode);
+      // JSON text from the database (product_json()): sent as it is, past the response serialiser.
+      return (typedReply as unknown as FastifyReply).type("application/json; charset=utf-8").send(json);
+    },
   );
 
   app.post(

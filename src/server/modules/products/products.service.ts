@@ -24,7 +24,7 @@ import {
   applyQuantityChange,
   barcodeTaken,
   countProductsChangedSince,
-  findProductByBarcode,
+  findProductJsonByBarcode,
   insertProduct,
   listProductsJson,
   lockProductById,
@@ -111,11 +111,11 @@ export async function reportSharedGtins(db: ServiceContext["db"], log: Pick<Fast
   return shared.length;
 }
 
-/** A product by barcode (or another form of its GTIN), active or not. */
-export async function getProductByBarcode(ctx: ServiceContext, barcode: string): Promise<Product> {
-  const row = await findProductByBarcode(ctx.db, barcode.trim());
-  if (!row) throw notFound(MESSAGES.productNotFound);
-  return toProduct(row);
+/** A product by barcode (or another form of its GTIN), active or not, as the JSON text of the answer. */
+export async function getProductJsonByBarcode(ctx: ServiceContext, barcode: string): Promise<string> {
+  const json = await findProductJsonByBarcode(ctx.db, barcode.trim());
+  if (json === undefined) throw notFound(MESSAGES.productNotFound);
+  return json;
 }
 
 export async function createProduct(ctx: ServiceContext, input: CreateProductInput): Promise<Product> {
