@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseAmount } from "./money.js";
+import { centsToAmount, parseAmount } from "./money.js";
 import {
   BARCODE_MAX,
   CARD_NUMBER_MAX,
@@ -229,4 +229,16 @@ function checkDetails(input: ImportRowInput, n: number, errors: string[]): Parti
     else details[field] = value === "" ? null : value;
   }
   return details;
+}
+
+/**
+ * A checked row as it is sent again (the client checks a file, the server checks what it gets):
+ * money back to amounts like the file's ("12.50"), since an import's price and cost are amounts.
+ */
+export function importInputOf(row: ImportRow): ImportRowInput {
+  const amount = (cents: number | null | undefined) => (cents === undefined || cents === null ? cents : centsToAmount(cents));
+  const input: ImportRowInput = { ...row };
+  if ("price" in row) input.price = amount(row.price);
+  if ("cost" in row) input.cost = amount(row.cost);
+  return input;
 }

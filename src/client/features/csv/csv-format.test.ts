@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Product } from "../../../contract/products";
-import { CSV_COLUMNS, CSV_EXPORT_COLUMNS } from "../../../contract/rules";
+import { importInputOf } from "../../../contract/import";
+import { NO_DETAILS, type Product } from "../../../contract/products";
+import { CSV_COLUMNS, CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS } from "../../../contract/rules";
 import { exportCsv, exportFileName, productToRow, safeCell, TEMPLATE_FILE_NAME, templateCsv, toCsv, unsafeCell } from "./csv-format";
 import { checkRows, parseCsvText } from "./csv-import";
 
@@ -13,6 +14,7 @@ function product(fields: Partial<Product>): Product {
     vendor: "Topps",
     release_year: 2024,
     quantity_on_hand: 3,
+    ...NO_DETAILS,
     is_active: true,
     version: 1,
     revision: 1,
@@ -54,7 +56,18 @@ describe("export", () => {
     const text = exportCsv(products, "complete");
     const [header, first] = text.split("\r\n");
     expect(header).toBe(CSV_EXPORT_COLUMNS.join(","));
-    expect(first).toBe(`111,'=cmd|' /C calc'!A0,"Topps, Inc.",2024,3,true,2026-01-02T03:04:05.000Z,2026-02-03T04:05:06.000Z`);
+    expect(first).toBe(`111,'=cmd|' /C calc'!A0,"Topps, Inc.",2024,3,true,2026-01-02T03:04:05.000Z,2026-02-03T04:05:06.000Z,,,,,,,,`);
+    const slab = product({
+      barcode: "444",
+      price: 45000,
+      cost: 30050,
+      grader: "PSA",
+      grade: "10",
+      set_name: "Prizm",
+      card_number: "136",
+      location: "=Case 2",
+    });
+    expect(exportCsv([slab], "complete").split("\r\n")[1]).toMatch(/,450\.00,300\.50,,PSA,10,Prizm,136,'=Case 2$/);
   });
 
   it("active inventory leaves disabled products out", () => {
@@ -72,6 +85,31 @@ describe("export", () => {
     expect(valid.map((r) => [r.barcode, r.product_name, r.vendor, r.release_year, r.quantity_on_hand, r.is_active])).toEqual(
       products.map((p) => [p.barcode, p.product_name, p.vendor, p.release_year, p.quantity_on_hand, p.is_active]),
     );
+  });
+
+  it("round-trips every card detail: export, check, and the rows the server gets", () => {
+    const slab = product({
+      price: 45000,
+      cost: 0,
+      condition: "Near Mint",
+      grader: "BGS",
+      grade: "9.5",
+      set_name: "Chrome",
+      card_number: "RC-7",
+      location: "Binder 3",
+    });
+    const [row] = checkRows(parseCsvText(exportCsv([slab, product({ barcode: "555" })], "complete")).rows).valid;
+    expect(row).toMatchObject({
+      price: 45000,
+      cost: 0,
+      condition: "Near Mint",
+      grader: "BGS",
+      grade: "9.5",
+      set_name: "Chrome",
+      card_number: "RC-7",
+      location: "Binder 3",
+    });
+    expect(row && importInputOf(row)).toMatchObject({ price: "450.00", cost: "0.00" });
   });
 
   it("round-trips any text in any cell", () => {
@@ -94,8 +132,8 @@ describe("export", () => {
     expect(exportFileName("complete", day)).toBe("inventory-complete-2026-01-09.csv");
     expect(TEMPLATE_FILE_NAME).toBe("inventory-template.csv");
     const template = parseCsvText(templateCsv());
-    expect(template.fields).toEqual([...CSV_COLUMNS]);
-    expect(template.rows).toHaveLength(1);
+    expect(template.fields).toEqual([...CSV_TEMPLATE_COLUMNS]);
+    expect(template.rows).toHaveLength(2);
     expect(checkRows(template.rows).errors).toEqual([]);
   });
 });

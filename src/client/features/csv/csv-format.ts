@@ -1,6 +1,7 @@
 import Papa from "papaparse";
+import { centsToAmount } from "../../../contract/money";
 import type { Product } from "../../../contract/products";
-import { CSV_COLUMNS, CSV_EXPORT_COLUMNS } from "../../../contract/rules";
+import { CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS } from "../../../contract/rules";
 
 /**
  * Spreadsheet-safe cell: text starting with =, +, - or @ would run as a formula in Excel or
@@ -27,7 +28,10 @@ export function toCsv(columns: readonly string[], rows: readonly CsvRow[]): stri
   );
 }
 
-/** A product as an export row (spec's CSV columns plus created_at and updated_at). */
+/** Money as a file's amount ("12.50"), blank when not set. */
+export const amountCell = (cents: number | null) => (cents === null ? "" : centsToAmount(cents));
+
+/** A product as an export row (spec's CSV columns, created_at and updated_at, then the card details). */
 export function productToRow(p: Product): CsvRow {
   return {
     barcode: p.barcode,
@@ -38,6 +42,14 @@ export function productToRow(p: Product): CsvRow {
     is_active: p.is_active === false ? "false" : "true",
     created_at: p.created_at,
     updated_at: p.updated_at,
+    price: amountCell(p.price),
+    cost: amountCell(p.cost),
+    condition: p.condition ?? "",
+    grader: p.grader ?? "",
+    grade: p.grade ?? "",
+    set_name: p.set_name ?? "",
+    card_number: p.card_number ?? "",
+    location: p.location ?? "",
   };
 }
 
@@ -63,9 +75,9 @@ export function exportFileName(kind: ExportKind, date: Date = new Date()): strin
 
 export const TEMPLATE_FILE_NAME = "inventory-template.csv";
 
-/** The import template: the header and one example row. */
+/** The import template: the header (the spec's columns, then the optional card details) and two examples. */
 export function templateCsv(): string {
-  return toCsv(CSV_COLUMNS, [
+  return toCsv(CSV_TEMPLATE_COLUMNS, [
     {
       barcode: "012345678905",
       product_name: "2024 Topps Series 1 Hobby Box",
@@ -73,6 +85,25 @@ export function templateCsv(): string {
       release_year: "2024",
       quantity_on_hand: "10",
       is_active: "true",
+      price: "129.99",
+      cost: "95.00",
+      condition: "Sealed",
+      location: "Shelf A",
+    },
+    {
+      barcode: "SC-000001",
+      product_name: "Victor Wembanyama Prizm Silver",
+      vendor: "Panini",
+      release_year: "2023",
+      quantity_on_hand: "1",
+      is_active: "true",
+      price: "450.00",
+      cost: "300.00",
+      grader: "PSA",
+      grade: "10",
+      set_name: "2023-24 Prizm",
+      card_number: "136",
+      location: "Case 2",
     },
   ]);
 }

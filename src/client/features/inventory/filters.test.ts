@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Product } from "../../../contract/products";
+import { NO_DETAILS, type Product } from "../../../contract/products";
 import {
   DEFAULT_FILTERS,
   filterOptions,
@@ -21,6 +21,7 @@ function product(fields: Partial<Product>): Product {
     vendor: "Topps",
     release_year: 2024,
     quantity_on_hand: 10,
+    ...NO_DETAILS,
     is_active: true,
     version: 1,
     revision: 1,

@@ -1,14 +1,27 @@
-import { IMPORT_PART_ROWS, type ImportJob, type ImportPreview, type ImportResult, type ImportRow } from "../../../../contract/import";
+import {
+  IMPORT_PART_ROWS,
+  type ImportJob,
+  type ImportPreview,
+  type ImportResult,
+  type ImportRow,
+  importInputOf,
+} from "../../../../contract/import";
 import { apiFetch } from "../../../lib/http";
+
+/** Checked rows as the API reads them (amounts, not cents). */
+const bodyOf = (rows: ImportRow[]) => rows.map(importInputOf);
 
 /** POST /api/products/import: created, updated, skipped and errors (a file of one part). */
 export function importProducts(products: ImportRow[]): Promise<ImportResult> {
-  return apiFetch<ImportResult>("/api/products/import", { method: "POST", body: { products } });
+  return apiFetch<ImportResult>("/api/products/import", { method: "POST", body: { products: bodyOf(products) } });
 }
 
 /** POST /api/products/import?dry_run=true for one part: what it would do, row by row (rows numbered as in the file). */
 export function previewImport(products: ImportRow[], firstRow = 2): Promise<ImportPreview> {
-  return apiFetch<ImportPreview>("/api/products/import?dry_run=true", { method: "POST", body: { products, first_row: firstRow } });
+  return apiFetch<ImportPreview>("/api/products/import?dry_run=true", {
+    method: "POST",
+    body: { products: bodyOf(products), first_row: firstRow },
+  });
 }
 
 /** The rows in parts of IMPORT_PART_ROWS, each with the file row number of its first row. */
@@ -49,7 +62,7 @@ export async function importInParts(
   const job = await apiFetch<ImportJob>("/api/products/import/jobs", { method: "POST" });
   const parts = partsOf(rows);
   for (const [i, part] of parts.entries()) {
-    await apiFetch<ImportJob>(`/api/products/import/jobs/${job.id}/parts/${i}`, { method: "PUT", body: { products: part.rows } });
+    await apiFetch<ImportJob>(`/api/products/import/jobs/${job.id}/parts/${i}`, { method: "PUT", body: { products: bodyOf(part.rows) } });
     onProgress({ sent: (i + 1) / parts.length, saving: false });
   }
   let state = await apiFetch<ImportJob>(`/api/products/import/jobs/${job.id}/commit`, { method: "POST" });

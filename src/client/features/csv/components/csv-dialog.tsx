@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Download, FileDown, Upload } from "lucide-react";
 import { type ChangeEvent, useId, useRef, useState } from "react";
 import { IMPORT_JOB_MAX_ROWS, IMPORT_PART_ROWS, type ImportPreview, type ImportResult } from "../../../../contract/import";
-import { CSV_COLUMNS } from "../../../../contract/rules";
+import { CSV_COLUMNS, CSV_DETAIL_COLUMNS } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
@@ -167,6 +167,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
                   className="block w-full text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-blue-700 file:px-4 file:py-2 file:font-semibold file:text-white hover:file:bg-blue-800"
                 />
                 <p className="text-xs text-gray-700 dark:text-gray-300">Columns: {CSV_COLUMNS.join(", ")}</p>
+                <p className="text-xs text-gray-700 dark:text-gray-300">Optional: {CSV_DETAIL_COLUMNS.join(", ")} (prices as 12.50)</p>
               </div>
               {phase.kind === "parsing" ? (
                 <div className="flex flex-col gap-1" role="status">

@@ -1,11 +1,15 @@
 import type { ImportPreview, ImportPreviewRow } from "../../../../contract/import";
+import { centsToAmount } from "../../../../contract/money";
 import { Button } from "../../../components/ui/button";
 
 /** Rows listed in the diff; the counts always cover every row. */
 const LISTED_MAX = 200;
 
-function cell(value: unknown): string {
-  return value === null || value === undefined || value === "" ? "(empty)" : String(value);
+/** A value as the file writes it (money as an amount, 12.50). */
+function cell(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === "") return "(empty)";
+  if ((field === "price" || field === "cost") && typeof value === "number") return centsToAmount(value);
+  return String(value);
 }
 
 function Changes({ row }: { row: ImportPreviewRow }) {
@@ -13,7 +17,7 @@ function Changes({ row }: { row: ImportPreviewRow }) {
     <ul className="text-xs">
       {Object.entries(row.changes).map(([field, [before, after]]) => (
         <li key={field}>
-          <span className="font-semibold">{field}</span>: {cell(before)} → {cell(after)}
+          <span className="font-semibold">{field}</span>: {cell(field, before)} → {cell(field, after)}
         </li>
       ))}
     </ul>

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { Product } from "../../../../contract/products";
+import { NO_DETAILS, type Product } from "../../../../contract/products";
 import { fakeApi, ProductStore, ProductStoreProvider } from "../../products";
 import { ProductCard } from "./product-card";
 
@@ -12,6 +12,7 @@ const base: Product = {
   vendor: "Panini",
   release_year: 2024,
   quantity_on_hand: 6,
+  ...NO_DETAILS,
   is_active: true,
   version: 1,
   revision: 1,

@@ -1,5 +1,5 @@
 import type { InventoryUpdate } from "../../../../contract/events";
-import type { Product, ProductsSince, QuantityChangeBody } from "../../../../contract/products";
+import { NO_DETAILS, type Product, type ProductsSince, type QuantityChangeBody } from "../../../../contract/products";
 import type { ProductList } from "../api/list-products";
 import type { ProductStoreApi } from "./product-store";
 
@@ -12,6 +12,7 @@ export function product(id: number, revision: number, fields: Partial<Product> =
     vendor: "Topps",
     release_year: 2024,
     quantity_on_hand: 10,
+    ...NO_DETAILS,
     is_active: true,
     version: 1,
     revision,

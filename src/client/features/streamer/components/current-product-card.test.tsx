@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import type { Product } from "../../../../contract/products";
+import { NO_DETAILS, type Product } from "../../../../contract/products";
 import { CurrentProductCard } from "./current-product-card";
 
 const product: Product = {
@@ -11,6 +11,7 @@ const product: Product = {
   vendor: "Topps",
   release_year: 2024,
   quantity_on_hand: 0,
+  ...NO_DETAILS,
   is_active: true,
   version: 1,
   revision: 1,
