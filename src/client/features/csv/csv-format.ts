@@ -2,6 +2,7 @@ import Papa from "papaparse";
 import { centsToAmount } from "../../../contract/money";
 import type { Product } from "../../../contract/products";
 import { CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS } from "../../../contract/rules";
+import { downloadBlob } from "../../lib/download";
 
 /**
  * Spreadsheet-safe cell: text starting with =, +, - or @ would run as a formula in Excel or
@@ -110,14 +111,5 @@ export function templateCsv(): string {
 
 /** Starts a download of `text` as a UTF-8 CSV file (with a BOM, so Excel reads accents right). */
 export function downloadCsv(fileName: string, text: string): void {
-  const blob = new Blob([`\uFEFF${text}`], { type: "text/csv;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  a.rel = "noopener";
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBlob(fileName, new Blob([`\uFEFF${text}`], { type: "text/csv;charset=utf-8" }));
 }

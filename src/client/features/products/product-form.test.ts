@@ -47,7 +47,14 @@ describe("product form", () => {
 
   it("round-trips a product through the form values", () => {
     const values = formValuesOf({ barcode: "b12", product_name: "N", vendor: "V", release_year: null, quantity_on_hand: 4, ...NO_DETAILS });
-    expect(values).toEqual({ ...EMPTY_PRODUCT_FORM, barcode: "b12", product_name: "N", vendor: "V", release_year: "", quantity_on_hand: "4" });
+    expect(values).toEqual({
+      ...EMPTY_PRODUCT_FORM,
+      barcode: "b12",
+      product_name: "N",
+      vendor: "V",
+      release_year: "",
+      quantity_on_hand: "4",
+    });
     expect(toInteger("x", null, -1)).toBe(-1);
   });
 

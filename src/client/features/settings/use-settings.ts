@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useCallback } from "react";
 import { formatMoney } from "../../../contract/money";
 import type { Settings } from "../../../contract/products";
 import { CURRENCY_DEFAULT } from "../../../contract/rules";
@@ -17,5 +18,6 @@ export function useSettings(): Settings {
 /** A formatter of whole cents in the shop's currency ("$12.50"); null shows as an empty string. */
 export function useMoney(): (cents: number | null | undefined) => string {
   const { currency } = useSettings();
-  return (cents) => (cents === null || cents === undefined ? "" : formatMoney(cents, currency));
+  // One function per currency: effects and memos that use it run again only when it changes.
+  return useCallback((cents) => (cents === null || cents === undefined ? "" : formatMoney(cents, currency)), [currency]);
 }

@@ -9,6 +9,11 @@ export function createProduct(body: CreateProductBody): Promise<Product> {
   return apiFetch<Product>("/api/products", { method: "POST", body });
 }
 
+/** POST /api/products/shop-code: a new shop code (SC-000123) for a product without a scannable barcode. */
+export async function newShopCode(): Promise<string> {
+  return (await apiFetch<{ barcode: string }>("/api/products/shop-code", { method: "POST" })).barcode;
+}
+
 /** Creates a product and puts the answer into the product store. */
 export function useCreateProduct() {
   const queryClient = useQueryClient();

@@ -1,11 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { Suspense, useId, useState } from "react";
 import { useForm } from "react-hook-form";
+import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
+import { PrintLabelsDialog } from "../../labels";
 import { notify } from "../../notifications";
-import { useCreateProduct } from "../api/create-product";
+import { newShopCode, useCreateProduct } from "../api/create-product";
 import { ADD_FAILED, EMPTY_PRODUCT_FORM, type ProductFormOutput, type ProductFormValues, productFormSchema } from "../product-form";
 import { productNameOf } from "../product-name";
 import { ProductFormFields } from "./product-form-fields";
@@ -22,6 +25,11 @@ export interface AddProductDialogProps {
 /** 'Add New Product': the contract's rules, integers, inputs disabled while saving. */
 export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogProps) {
   const create = useCreateProduct();
+  const printId = useId();
+  const [printAfter, setPrintAfter] = useState(false);
+  /** The product just added, when its labels are to be printed next. */
+  const [added, setAdded] = useState<Product | null>(null);
+  const [generating, setGenerating] = useState(false);
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({
     resolver: zodResolver(schema),
     defaultValues: { ...EMPTY_PRODUCT_FORM, barcode: initialBarcode ?? "" },
@@ -30,16 +38,37 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
   const { serverError, setServerError, clearErrors } = useServerError(form);
   const saving = create.isPending || form.formState.isSubmitting;
 
+  async function generateShopCode() {
+    setServerError(null);
+    setGenerating(true);
+    try {
+      form.setValue("barcode", await newShopCode(), { shouldDirty: true });
+    } catch (err) {
+      setServerError(messageOr(err, "Failed to generate a shop code"));
+    } finally {
+      setGenerating(false);
+    }
+  }
+
   const onSubmit = form.handleSubmit(async (body) => {
     setServerError(null);
     try {
       const product = await create.mutateAsync(body);
       notify.success(`Added ${productNameOf(product)}`);
-      onClose();
+      if (printAfter) setAdded(product);
+      else onClose();
     } catch (err) {
       setServerError(messageOr(err, ADD_FAILED));
     }
   });
+
+  if (added) {
+    return (
+      <Suspense fallback={null}>
+        <PrintLabelsDialog products={[added]} onClose={onClose} />
+      </Suspense>
+    );
+  }
 
   return (
     <Dialog onClose={onClose} busy={saving} title="Add New Product">
@@ -50,7 +79,23 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
           disabled={saving}
           formError={serverError}
           idPrefix="add-product"
+          barcodeAction={
+            <Button variant="secondary" onClick={() => void generateShopCode()} disabled={saving || generating}>
+              {generating ? "Generating..." : "Generate shop code"}
+            </Button>
+          }
         />
+        <label htmlFor={printId} className="flex items-center gap-2 text-sm">
+          <input
+            id={printId}
+            type="checkbox"
+            className="size-4"
+            checked={printAfter}
+            onChange={(e) => setPrintAfter(e.target.checked)}
+            disabled={saving}
+          />
+          Print labels after adding
+        </label>
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={onClose} disabled={saving}>
             Cancel
