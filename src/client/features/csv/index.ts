@@ -1,6 +1,7 @@
 import { lazy } from "react";
 
-export { type CsvRow, downloadCsv, isoDay, toCsv } from "./csv-format";
+export { amountCell, type CsvRow, downloadCsv, isoDay, toCsv } from "./csv-format";
+export { parseCsvText } from "./csv-import";
 
 // The dialog loads when first opened.
 export const CsvDialog = lazy(() => import("./components/csv-dialog").then((m) => ({ default: m.CsvDialog })));

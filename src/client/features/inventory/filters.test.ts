@@ -6,6 +6,7 @@ import {
   filterProducts,
   hasActiveFilters,
   type InventoryFilters,
+  NO_GRADER,
   narrows,
   panelFilterCount,
   quantityBucket,
@@ -141,7 +142,43 @@ describe("filter state", () => {
   });
 
   it("offers the vendors and years present", () => {
-    expect(filterOptions(catalogue)).toEqual({ vendors: ["Panini", "Topps", "Upper Deck"], years: [2024, 2023, 2022, 2021] });
+    expect(filterOptions(catalogue)).toEqual({
+      vendors: ["Panini", "Topps", "Upper Deck"],
+      years: [2024, 2023, 2022, 2021],
+      locations: [],
+    });
+  });
+});
+
+describe("card details in search and filters", () => {
+  const slab = product({
+    id: 101,
+    product_name: "Wembanyama Silver",
+    grader: "PSA",
+    grade: "10",
+    set_name: "2023 Prizm",
+    card_number: "136",
+    location: "Case 2",
+  });
+  const raw = product({ id: 102, product_name: "Wembanyama Base", condition: "Near Mint", set_name: "2023 Hoops", location: "Binder 1" });
+  const box = product({ id: 103, product_name: "Prizm Hobby Box", condition: "Sealed" });
+  const all = [slab, raw, box];
+  const ids = (f: Partial<InventoryFilters>) => filterProducts(all, { ...DEFAULT_FILTERS, ...f }).map((p) => p.id);
+
+  it("finds products by set name, card number and location", () => {
+    expect(ids({ searchText: "prizm 136" })).toEqual([101]);
+    expect(ids({ searchText: "hoops" })).toEqual([102]);
+    expect(ids({ searchText: "binder" })).toEqual([102]);
+  });
+
+  it("filters by condition, grader (or not graded) and location, counted in the panel", () => {
+    expect(ids({ condition: "Near Mint" })).toEqual([102]);
+    expect(ids({ grader: "PSA" })).toEqual([101]);
+    expect(ids({ grader: NO_GRADER })).toEqual([102, 103]);
+    expect(ids({ location: "Case 2" })).toEqual([101]);
+    expect(panelFilterCount({ ...DEFAULT_FILTERS, condition: "Sealed", grader: "PSA", location: "x" })).toBe(3);
+    expect(hasActiveFilters({ ...DEFAULT_FILTERS, grader: "BGS" })).toBe(true);
+    expect(filterOptions(all).locations).toEqual(["Binder 1", "Case 2"]);
   });
 });
 

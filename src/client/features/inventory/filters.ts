@@ -13,7 +13,16 @@ export interface InventoryFilters {
   quantityRange: QuantityRange;
   status: StatusFilter;
   activeOnly: boolean;
+  /** Exact condition, or "" for any. */
+  condition: string;
+  /** Exact grader, or "" for any ("none" for raw cards: no grader). */
+  grader: string;
+  /** Exact location, or "" for any. */
+  location: string;
 }
+
+/** The grader filter's choice for products without one (raw cards, sealed product). */
+export const NO_GRADER = "none";
 
 export const DEFAULT_FILTERS: InventoryFilters = {
   searchText: "",
@@ -22,6 +31,9 @@ export const DEFAULT_FILTERS: InventoryFilters = {
   quantityRange: "all",
   status: "all",
   activeOnly: true,
+  condition: "",
+  grader: "",
+  location: "",
 };
 
 export const QUANTITY_RANGE_LABELS: Record<QuantityRange, string> = {
@@ -54,18 +66,31 @@ export function hasActiveFilters(f: InventoryFilters): boolean {
     f.releaseYear !== "" ||
     f.quantityRange !== DEFAULT_FILTERS.quantityRange ||
     f.status !== DEFAULT_FILTERS.status ||
-    f.activeOnly !== DEFAULT_FILTERS.activeOnly
+    f.activeOnly !== DEFAULT_FILTERS.activeOnly ||
+    f.condition !== "" ||
+    f.grader !== "" ||
+    f.location !== ""
   );
 }
 
-/** Number of filters set in the expandable panel (vendor, year, quantity, status). */
+/** Number of filters set in the expandable panel (vendor, year, quantity, status, condition, grader, location). */
 export function panelFilterCount(f: InventoryFilters): number {
-  return [f.vendor !== "", f.releaseYear !== "", f.quantityRange !== "all", f.status !== "all"].filter(Boolean).length;
+  return [
+    f.vendor !== "",
+    f.releaseYear !== "",
+    f.quantityRange !== "all",
+    f.status !== "all",
+    f.condition !== "",
+    f.grader !== "",
+    f.location !== "",
+  ].filter(Boolean).length;
 }
 
-/** A product's lower-cased search text (name, vendor, barcode), computed once per product. */
-export function searchKey(p: Pick<Product, "product_name" | "vendor" | "barcode">): string {
-  return `${p.product_name}\u0000${p.vendor}\u0000${p.barcode}`.toLowerCase();
+type Searched = Pick<Product, "product_name" | "vendor" | "barcode" | "set_name" | "card_number" | "location">;
+
+/** A product's lower-cased search text (name, vendor, barcode, set, card number, location), computed once per product. */
+export function searchKey(p: Searched): string {
+  return [p.product_name, p.vendor, p.barcode, p.set_name ?? "", p.card_number ?? "", p.location ?? ""].join("\u0000").toLowerCase();
 }
 
 /** The predicate for a filter set; `keyOf` may serve cached search keys. */
@@ -81,6 +106,9 @@ export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => strin
     if (f.vendor !== "" && p.vendor !== f.vendor) return false;
     if (year !== null && p.release_year !== year) return false;
     if (bucket !== "all" && quantityBucket(p.quantity_on_hand) !== bucket) return false;
+    if (f.condition !== "" && p.condition !== f.condition) return false;
+    if (f.grader !== "" && (p.grader ?? NO_GRADER) !== f.grader) return false;
+    if (f.location !== "" && p.location !== f.location) return false;
     if (terms.length > 0) {
       const key = keyOf(p);
       for (const t of terms) if (!key.includes(t)) return false;
@@ -104,17 +132,26 @@ export function filterProducts(
   return kept.size === 0 ? products.filter(matches) : products.filter((p) => kept.has(p.id) || matches(p));
 }
 
-/** Vendors and release years present in the list, sorted, for the filter choices. */
-export function filterOptions(products: readonly Product[]): { vendors: string[]; years: number[] } {
+export interface FilterOptions {
+  vendors: string[];
+  years: number[];
+  locations: string[];
+}
+
+/** Vendors, release years and locations present in the list, sorted, for the filter choices. */
+export function filterOptions(products: readonly Product[]): FilterOptions {
   const vendors = new Set<string>();
   const years = new Set<number>();
+  const locations = new Set<string>();
   for (const p of products) {
     vendors.add(p.vendor);
     if (p.release_year !== null) years.add(p.release_year);
+    if (p.location !== null) locations.add(p.location);
   }
   return {
     vendors: [...vendors].sort((a, b) => a.localeCompare(b)),
     years: [...years].sort((a, b) => b - a),
+    locations: [...locations].sort((a, b) => a.localeCompare(b)),
   };
 }
 
@@ -129,6 +166,9 @@ export function narrows(prev: InventoryFilters, next: InventoryFilters): boolean
     prev.releaseYear === next.releaseYear &&
     prev.quantityRange === next.quantityRange &&
     prev.status === next.status &&
-    prev.activeOnly === next.activeOnly
+    prev.activeOnly === next.activeOnly &&
+    prev.condition === next.condition &&
+    prev.grader === next.grader &&
+    prev.location === next.location
   );
 }

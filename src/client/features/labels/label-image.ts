@@ -1,4 +1,5 @@
 import type { Product } from "../../../contract/products";
+import { gradeText, setText } from "../products";
 import type { LabelSheet } from "./label-sheets";
 
 /** Labels are drawn at 300 dots per inch: a thermal label printer's resolution. */
@@ -17,16 +18,8 @@ export interface LabelText {
   price: string;
 }
 
-/** What a slab says about itself: "PSA 10"; a raw card its condition. */
-export function gradeText(p: Pick<Product, "grader" | "grade" | "condition">): string {
-  if (p.grader) return [p.grader, p.grade].filter(Boolean).join(" ");
-  return p.grade ? `Grade ${p.grade}` : (p.condition ?? "");
-}
-
 export function labelText(p: Product, money: (cents: number | null) => string): LabelText {
-  const number = p.card_number ? (p.card_number.startsWith("#") ? p.card_number : `#${p.card_number}`) : "";
-  const set = [p.set_name, number].filter(Boolean).join(" ");
-  return { name: p.product_name, details: [set, gradeText(p)].filter(Boolean).join(" · "), price: money(p.price) };
+  return { name: p.product_name, details: [setText(p), gradeText(p)].filter(Boolean).join(" · "), price: money(p.price) };
 }
 
 export class LabelTooSmallError extends Error {

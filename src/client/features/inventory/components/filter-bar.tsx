@@ -1,11 +1,13 @@
 import { ChevronDown, Search, SlidersHorizontal } from "lucide-react";
 import { type Ref, useId, useState } from "react";
+import { CONDITIONS, GRADERS } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Field, Input, inputClassName } from "../../../components/ui/field";
 import { cn } from "../../../lib/cn";
 import {
   hasActiveFilters,
   type InventoryFilters,
+  NO_GRADER,
   panelFilterCount,
   QUANTITY_RANGE_LABELS,
   type QuantityRange,
@@ -19,6 +21,7 @@ export interface FilterBarProps {
   onClear: () => void;
   vendors: string[];
   years: number[];
+  locations: string[];
   /** The search box (the '/' shortcut focuses it). */
   searchRef?: Ref<HTMLInputElement>;
 }
@@ -26,7 +29,7 @@ export interface FilterBarProps {
 const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
 
 /** Search box, 'Active only', the expandable Filters panel and 'Clear All'. */
-export function FilterBar({ filters, onChange, onClear, vendors, years, searchRef }: FilterBarProps) {
+export function FilterBar({ filters, onChange, onClear, vendors, years, locations, searchRef }: FilterBarProps) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const set = <K extends keyof InventoryFilters>(key: K, value: InventoryFilters[K]) => onChange({ ...filters, [key]: value });
@@ -48,7 +51,7 @@ export function FilterBar({ filters, onChange, onClear, vendors, years, searchRe
             type="search"
             aria-keyshortcuts="/"
             aria-label="Search products"
-            placeholder="Search by name, vendor or barcode"
+            placeholder="Search by name, vendor, barcode, set or location"
             value={filters.searchText}
             onChange={(e) => set("searchText", e.target.value)}
             className="pl-9"
@@ -128,6 +131,37 @@ export function FilterBar({ filters, onChange, onClear, vendors, years, searchRe
               {(Object.keys(STATUS_LABELS) as StatusFilter[]).map((k) => (
                 <option key={k} value={k}>
                   {STATUS_LABELS[k]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Condition">
+            <select className={selectClassName} value={filters.condition} onChange={(e) => set("condition", e.target.value)}>
+              <option value="">All conditions</option>
+              {CONDITIONS.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Grader">
+            <select className={selectClassName} value={filters.grader} onChange={(e) => set("grader", e.target.value)}>
+              <option value="">All graders</option>
+              {GRADERS.map((g) => (
+                <option key={g} value={g}>
+                  {g}
+                </option>
+              ))}
+              <option value={NO_GRADER}>Not graded</option>
+            </select>
+          </Field>
+          <Field label="Location">
+            <select className={selectClassName} value={filters.location} onChange={(e) => set("location", e.target.value)}>
+              <option value="">All locations</option>
+              {locations.map((l) => (
+                <option key={l} value={l}>
+                  {l}
                 </option>
               ))}
             </select>

@@ -1,5 +1,5 @@
-import type { SortingState, Updater } from "@tanstack/react-table";
-import { Suspense, useCallback, useRef, useState } from "react";
+import type { RowSelectionState, SortingState, Updater } from "@tanstack/react-table";
+import { Suspense, useCallback, useMemo, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
@@ -8,6 +8,7 @@ import { useHeightVar } from "../../../lib/use-height-var";
 import { AuditDialog } from "../../audit";
 import { useAuth } from "../../auth";
 import { CsvDialog } from "../../csv";
+import { PrintLabelsDialog } from "../../labels";
 import { AddProductDialog, AdjustStockDialog, EditProductDialog, useProductList } from "../../products";
 import { ScannerOverlay } from "../../scanner";
 import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
@@ -19,6 +20,7 @@ import { FilterBar } from "./filter-bar";
 import { type ManagementAction, ManagementActions, ViewToggle } from "./management-actions";
 import { ProductGrid } from "./product-grid";
 import { ProductTable } from "./product-table";
+import { StockValueSummary } from "./stock-value-summary";
 
 type Modal =
   | { kind: "none" }
@@ -27,7 +29,8 @@ type Modal =
   | { kind: "adjust"; product: Product }
   | { kind: "scan" }
   | { kind: "csv" }
-  | { kind: "audit"; product?: Product };
+  | { kind: "audit"; product?: Product }
+  | { kind: "labels" };
 
 const NONE: ReadonlySet<number> = new Set();
 
@@ -43,6 +46,9 @@ export function InventoryView() {
   const [modal, setModal] = useState<Modal>({ kind: "none" });
   const [mode, setModeState] = useState<ViewMode>(() => readViewMode());
   const [sorting, setSortingState] = useState<SortingState>(readTableSort);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  // The selected products as they are now, among those shown: a product filtered out or gone is no longer selected.
+  const selected = useMemo(() => filtered.filter((p) => selection[p.id]), [filtered, selection]);
   const barRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useHeightVar(barRef, "--inventory-bar-height");
@@ -88,6 +94,11 @@ export function InventoryView() {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-bold sm:text-2xl">Inventory Management</h1>
         <div className="flex items-center gap-2">
+          {canManage && selected.length > 0 ? (
+            <Button variant="secondary" onClick={() => setModal({ kind: "labels" })}>
+              Print labels ({selected.length})
+            </Button>
+          ) : null}
           {total > 0 ? <ViewToggle mode={mode} onChange={setMode} /> : null}
           {canManage ? <ManagementActions onAction={onAction} /> : null}
         </div>
@@ -128,6 +139,7 @@ export function InventoryView() {
               onClear={clearFilters}
               vendors={options.vendors}
               years={options.years}
+              locations={options.locations}
               searchRef={searchRef}
             />
           </div>
@@ -141,6 +153,7 @@ export function InventoryView() {
               </Button>
             ) : null}
           </div>
+          <StockValueSummary products={filtered} />
           {filtered.length === 0 ? (
             <div className="rounded-xl border border-dashed border-gray-400 p-8 text-center dark:border-gray-600">
               <p className="font-semibold">No products match your search or filters.</p>
@@ -151,6 +164,8 @@ export function InventoryView() {
               products={filtered}
               sorting={sorting}
               onSortingChange={setSorting}
+              selection={selection}
+              onSelectionChange={setSelection}
               canManageProducts={canManage}
               busyIds={busyIds}
               {...handlers}
@@ -175,6 +190,7 @@ export function InventoryView() {
         ) : null}
         {modal.kind === "csv" ? <CsvDialog onClose={close} /> : null}
         {modal.kind === "audit" ? <AuditDialog onClose={close} product={modal.product} /> : null}
+        {modal.kind === "labels" ? <PrintLabelsDialog products={selected} onClose={close} /> : null}
       </Suspense>
     </div>
   );

@@ -1,9 +1,10 @@
-import { memo } from "react";
+import { Fragment, memo } from "react";
 import type { Product } from "../../../../contract/products";
 import { LOW_STOCK_MAX } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { cn } from "../../../lib/cn";
-import { usePendingDelta } from "../../products";
+import { gradeText, setText, usePendingDelta } from "../../products";
+import { useMoney } from "../../settings";
 import { useSwipe } from "../hooks/use-swipe";
 import { type SwipeAction, swipeEnabled } from "../swipe";
 import { type ProductActionHandlers, ProductActions } from "./product-actions";
@@ -87,6 +88,7 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
           <dd className="min-w-0 break-all font-mono">{product.barcode}</dd>
           <dt className="text-gray-700 dark:text-gray-300">Release Year</dt>
           <dd>{product.release_year ?? "—"}</dd>
+          <CardDetails product={product} />
         </dl>
         <div className="mt-auto flex items-center justify-between gap-2">
           <QuantityStepper product={product} />
@@ -104,3 +106,24 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
     </article>
   );
 });
+
+/** The card details that are set: price, grade or condition, set and number, location. */
+function CardDetails({ product }: { product: Product }) {
+  const money = useMoney();
+  const rows: Array<[string, string]> = [
+    ["Price", money(product.price)],
+    [product.grader ? "Grade" : "Condition", gradeText(product)],
+    ["Set", setText(product)],
+    ["Location", product.location ?? ""],
+  ];
+  return rows
+    .filter(([, value]) => value !== "")
+    .map(([label, value]) => (
+      <Fragment key={label}>
+        <dt className="text-gray-700 dark:text-gray-300">{label}</dt>
+        <dd className={cn("min-w-0 break-words", label === "Price" && "font-semibold")} data-testid={`card-${label.toLowerCase()}`}>
+          {value}
+        </dd>
+      </Fragment>
+    ));
+}

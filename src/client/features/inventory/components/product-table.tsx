@@ -1,4 +1,12 @@
-import { flexRender, getCoreRowModel, getSortedRowModel, type OnChangeFn, type SortingState, useReactTable } from "@tanstack/react-table";
+import {
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  type OnChangeFn,
+  type RowSelectionState,
+  type SortingState,
+  useReactTable,
+} from "@tanstack/react-table";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
@@ -13,6 +21,9 @@ export interface ProductTableProps extends ProductActionHandlers {
   products: Product[];
   sorting: SortingState;
   onSortingChange: OnChangeFn<SortingState>;
+  /** Selected rows by product id (labels); the select column shows to those who may manage products. */
+  selection: RowSelectionState;
+  onSelectionChange: OnChangeFn<RowSelectionState>;
   canManageProducts: boolean;
   busyIds: ReadonlySet<number>;
 }
@@ -26,12 +37,23 @@ export const rowId = (id: number) => `product-row-${id}`;
  * scrolling), so 100,000 products stay fast. Keyboard: arrows (and Home/End) move between rows,
  * Enter edits the focused row, A adjusts its stock.
  */
-export function ProductTable({ products, sorting, onSortingChange, canManageProducts, busyIds, ...actions }: ProductTableProps) {
+export function ProductTable({
+  products,
+  sorting,
+  onSortingChange,
+  selection,
+  onSelectionChange,
+  canManageProducts,
+  busyIds,
+  ...actions
+}: ProductTableProps) {
   const table = useReactTable({
     data: products,
     columns: productColumns,
-    state: { sorting },
+    state: { sorting, rowSelection: selection, columnVisibility: { select: canManageProducts } },
     onSortingChange,
+    onRowSelectionChange: onSelectionChange,
+    enableRowSelection: true,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
     getRowId: (p) => String(p.id),
@@ -113,7 +135,18 @@ export function ProductTable({ products, sorting, onSortingChange, canManageProd
                   aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
                   className={cn("flex items-center px-2 py-1 text-left font-semibold", COLUMN_CLASS[header.id])}
                 >
-                  {canSort ? (
+                  {header.id === "select" ? (
+                    <input
+                      type="checkbox"
+                      className="size-4"
+                      aria-label="Select all products shown"
+                      checked={table.getIsAllRowsSelected()}
+                      ref={(el) => {
+                        if (el) el.indeterminate = table.getIsSomeRowsSelected();
+                      }}
+                      onChange={table.getToggleAllRowsSelectedHandler()}
+                    />
+                  ) : canSort ? (
                     <button
                       type="button"
                       onClick={header.column.getToggleSortingHandler()}

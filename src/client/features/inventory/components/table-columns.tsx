@@ -1,6 +1,8 @@
 import { createColumnHelper, type SortingFn } from "@tanstack/react-table";
 import type { Product } from "../../../../contract/products";
 import { Badge } from "../../../components/ui/badge";
+import { gradeText } from "../../products";
+import { useMoney } from "../../settings";
 import { isLowStock } from "./product-card";
 import { QuantityStepper } from "./quantity-stepper";
 
@@ -35,29 +37,55 @@ export const formatUpdated = (iso: string) =>
 
 /** Column widths and the screens they show on (narrow screens keep name, quantity and actions). */
 export const COLUMN_CLASS: Record<string, string> = {
+  select: "w-10 shrink-0 justify-center",
   product_name: "min-w-0 flex-[3]",
   vendor: "hidden min-w-0 flex-[2] md:flex",
   barcode: "hidden w-40 shrink-0 lg:flex",
   release_year: "hidden w-16 shrink-0 sm:flex",
   quantity_on_hand: "w-36 shrink-0",
+  price: "w-24 shrink-0 justify-end",
+  grade: "hidden w-32 shrink-0 lg:flex",
+  location: "hidden w-28 shrink-0 xl:flex",
   is_active: "hidden w-24 shrink-0 sm:flex",
   updated_at: "hidden w-44 shrink-0 xl:flex",
   actions: "w-14 shrink-0 justify-end lg:w-72",
 };
 
 export const COLUMN_LABELS: Record<string, string> = {
+  select: "Select",
   product_name: "Name",
   vendor: "Vendor",
   barcode: "Barcode",
   release_year: "Year",
   quantity_on_hand: "Quantity",
+  price: "Price",
+  grade: "Condition",
+  location: "Location",
   is_active: "Status",
   updated_at: "Updated",
   actions: "Actions",
 };
 
+function Price({ cents }: { cents: number | null }) {
+  const money = useMoney();
+  return <span className="tabular-nums">{cents === null ? "—" : money(cents)}</span>;
+}
+
 /** The table's columns; sorting by the library's row models, with text compared case-insensitively. */
 export const productColumns = [
+  column.display({
+    id: "select",
+    enableSorting: false,
+    cell: (c) => (
+      <input
+        type="checkbox"
+        className="size-4"
+        aria-label={`Select ${c.row.original.product_name}`}
+        checked={c.row.getIsSelected()}
+        onChange={c.row.getToggleSelectedHandler()}
+      />
+    ),
+  }),
   column.accessor("product_name", {
     sortingFn: byText("product_name"),
     cell: (c) => <span className="truncate font-semibold">{c.getValue()}</span>,
@@ -72,6 +100,24 @@ export const productColumns = [
     sortingFn: "basic",
     sortDescFirst: false,
     cell: (c) => <QuantityStepper product={c.row.original} size="sm" />,
+  }),
+  // Products without a price (undefined to the sort) come after the priced ones, either way.
+  column.accessor((p) => p.price ?? undefined, {
+    id: "price",
+    sortingFn: "basic",
+    sortUndefined: "last",
+    cell: (c) => <Price cents={c.row.original.price} />,
+  }),
+  column.accessor((p) => gradeText(p), {
+    id: "grade",
+    sortingFn: "text",
+    cell: (c) => <span className="truncate">{c.getValue() || "—"}</span>,
+  }),
+  column.accessor((p) => p.location ?? undefined, {
+    id: "location",
+    sortingFn: "text",
+    sortUndefined: "last",
+    cell: (c) => <span className="truncate">{c.getValue() ?? "—"}</span>,
   }),
   column.accessor((p) => p.is_active !== false, {
     id: "is_active",

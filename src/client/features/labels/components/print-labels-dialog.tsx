@@ -6,7 +6,7 @@ import { inputClassName } from "../../../components/ui/field";
 import { cn } from "../../../lib/cn";
 import { downloadBlob } from "../../../lib/download";
 import { messageOr } from "../../../lib/http";
-import { isoDay } from "../../csv/csv-format";
+import { isoDay } from "../../csv";
 import { useMoney } from "../../settings";
 import { pngOf, renderLabel } from "../label-image";
 import { labelsPdf } from "../label-pdf";

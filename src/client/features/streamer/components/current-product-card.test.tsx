@@ -1,8 +1,13 @@
-import { render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render as renderIn, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import type { ReactElement } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { NO_DETAILS, type Product } from "../../../../contract/products";
 import { CurrentProductCard } from "./current-product-card";
+
+/** The card reads the shop's currency through the query client (USD until the server answers). */
+const render = (ui: ReactElement) => renderIn(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
 
 const product: Product = {
   id: 7,
@@ -35,6 +40,14 @@ describe("CurrentProductCard", () => {
     expect(screen.getByText("2024")).toBeInTheDocument();
     expect(screen.getByTestId("current-stock")).toHaveTextContent("12");
     expect(screen.queryByText("Low stock")).toBeNull();
+    expect(screen.queryByTestId("current-price")).toBeNull();
+  });
+
+  it("shows a slab's price large, with its grade and set", () => {
+    renderCard(1, { price: 45000, grader: "PSA", grade: "10", set_name: "2023 Prizm", card_number: "136" });
+    expect(screen.getByTestId("current-price")).toHaveTextContent("$450.00");
+    expect(screen.getByTestId("current-price")).toHaveClass("text-4xl");
+    expect(screen.getByTestId("current-details")).toHaveTextContent("PSA 10 · 2023 Prizm #136");
   });
 
   it("disables SOLD at stock 0 or less, ADD stays", async () => {

@@ -5,6 +5,8 @@ import { LOW_STOCK_MAX } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
+import { gradeText, setText } from "../../products";
+import { useMoney } from "../../settings";
 import { DISABLED_IN_STREAM } from "../messages";
 
 interface CurrentProductCardProps {
@@ -23,12 +25,29 @@ interface CurrentProductCardProps {
 export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd, pendingTaps = 0, children }: CurrentProductCardProps) {
   const active = product.is_active !== false;
   const low = stock <= LOW_STOCK_MAX;
+  const money = useMoney();
+  const grade = gradeText(product);
+  const set = setText(product);
   return (
     <Card role="region" className="p-4" aria-labelledby="current-product-title" data-testid="current-product">
       <p className="text-xs font-semibold uppercase tracking-wide text-gray-700 dark:text-gray-300">Current Product</p>
-      <h2 id="current-product-title" className="mt-1 text-xl font-bold leading-tight break-words" data-testid="current-product-name">
-        {product.product_name}
-      </h2>
+      <div className="mt-1 flex items-start justify-between gap-3">
+        <h2 id="current-product-title" className="text-xl font-bold leading-tight break-words" data-testid="current-product-name">
+          {product.product_name}
+        </h2>
+        {product.price !== null ? (
+          // Read off the screen during a stream: as large as the stock.
+          <p className="shrink-0 text-4xl font-extrabold tabular-nums text-green-800 dark:text-green-300" data-testid="current-price">
+            <span className="sr-only">Price </span>
+            {money(product.price)}
+          </p>
+        ) : null}
+      </div>
+      {grade || set ? (
+        <p className="mt-1 text-lg font-semibold" data-testid="current-details">
+          {[grade, set].filter(Boolean).join(" · ")}
+        </p>
+      ) : null}
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
         <dt className="text-gray-700 dark:text-gray-300">Vendor</dt>
         <dd className="font-medium break-words">{product.vendor}</dd>
