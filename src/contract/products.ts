@@ -5,7 +5,6 @@ import {
   CARD_NUMBER_MAX,
   CONDITIONS,
   DETAIL_MESSAGES,
-  type DetailField,
   EDITABLE_FIELDS,
   GRADE_MAX,
   GRADERS,
@@ -194,15 +193,3 @@ export const settingsSchema = z.object({
   currency: z.string(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
-
-/** A product's card details when none is set (fixtures, and products from before migration 0007). */
-export const NO_DETAILS = {
-  price: null,
-  cost: null,
-  condition: null,
-  grader: null,
-  grade: null,
-  set_name: null,
-  card_number: null,
-  location: null,
-} as const satisfies Pick<Product, DetailField>;

@@ -127,6 +127,17 @@ export const SPEC_FIELDS = ["barcode", "product_name", "vendor", "release_year",
 export const DETAIL_FIELDS = ["price", "cost", "condition", "grader", "grade", "set_name", "card_number", "location"] as const;
 export type DetailField = (typeof DETAIL_FIELDS)[number];
 export const EDITABLE_FIELDS = [...SPEC_FIELDS, ...DETAIL_FIELDS] as const;
+/** A product's card details when none is set (fixtures, and products from before they existed). */
+export const NO_DETAILS = {
+  price: null,
+  cost: null,
+  condition: null,
+  grader: null,
+  grade: null,
+  set_name: null,
+  card_number: null,
+  location: null,
+} as const satisfies Record<DetailField, null>;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
 export const QUANTITY_REASON_DEFAULT = "Manual update";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { importInputOf } from "../../../contract/import";
-import { NO_DETAILS, type Product } from "../../../contract/products";
-import { CSV_COLUMNS, CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS } from "../../../contract/rules";
+import type { Product } from "../../../contract/products";
+import { CSV_COLUMNS, CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS, NO_DETAILS } from "../../../contract/rules";
 import { exportCsv, exportFileName, productToRow, safeCell, TEMPLATE_FILE_NAME, templateCsv, toCsv, unsafeCell } from "./csv-format";
 import { checkRows, parseCsvText } from "./csv-import";
 

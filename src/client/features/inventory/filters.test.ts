@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NO_DETAILS, type Product } from "../../../contract/products";
+import type { Product } from "../../../contract/products";
+import { NO_DETAILS } from "../../../contract/rules";
 import {
   DEFAULT_FILTERS,
   filterOptions,

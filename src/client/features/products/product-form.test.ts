@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NO_DETAILS } from "../../../contract/products";
-import { DETAIL_MESSAGES, MESSAGES } from "../../../contract/rules";
+import { DETAIL_MESSAGES, MESSAGES, NO_DETAILS } from "../../../contract/rules";
 import { changedFields, EMPTY_PRODUCT_FORM, editableOf, formValuesOf, productFormSchema, toInteger } from "./product-form";
 import { productNameOf } from "./product-name";
 

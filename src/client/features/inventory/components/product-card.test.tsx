@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { NO_DETAILS, type Product } from "../../../../contract/products";
+import type { Product } from "../../../../contract/products";
+import { NO_DETAILS } from "../../../../contract/rules";
 import { fakeApi, ProductStore, ProductStoreProvider } from "../../products";
 import { ProductCard } from "./product-card";
 

@@ -1,5 +1,6 @@
 import type { InventoryUpdate } from "../../../../contract/events";
-import { NO_DETAILS, type Product, type ProductsSince, type QuantityChangeBody } from "../../../../contract/products";
+import type { Product, ProductsSince, QuantityChangeBody } from "../../../../contract/products";
+import { NO_DETAILS } from "../../../../contract/rules";
 import type { ProductList } from "../api/list-products";
 import type { ProductStoreApi } from "./product-store";
 

@@ -3,7 +3,8 @@ import { render as renderIn, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { NO_DETAILS, type Product } from "../../../../contract/products";
+import type { Product } from "../../../../contract/products";
+import { NO_DETAILS } from "../../../../contract/rules";
 import { CurrentProductCard } from "./current-product-card";
 
 /** The card reads the shop's currency through the query client (USD until the server answers). */
