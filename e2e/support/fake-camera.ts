@@ -24,8 +24,13 @@ export async function barcodeVideo(code: string, symbology: "ean13" | "upca" = "
     backgroundcolor: "FFFFFF",
   });
   const pngPath = join(dir, "code.png");
-  const videoPath = join(dir, "code.y4m");
   writeFileSync(pngPath, png);
+  return imageVideo(pngPath);
+}
+
+/** A .y4m video of a picture (e.g. a printed label) centred on a white frame, for Chromium's fake camera. */
+export function imageVideo(pngPath: string): string {
+  const videoPath = `${pngPath}.y4m`;
   execFileSync("ffmpeg", [
     "-loglevel",
     "error",

@@ -105,6 +105,7 @@ export const productColumns = [
   column.accessor((p) => p.price ?? undefined, {
     id: "price",
     sortingFn: "basic",
+    sortDescFirst: false,
     sortUndefined: "last",
     cell: (c) => <Price cents={c.row.original.price} />,
   }),
