@@ -3,7 +3,7 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 import { productToRow } from "../src/client/features/csv/csv-format";
 import { parseCsvText } from "../src/client/features/csv/csv-import";
 import type { Product } from "../src/contract/products";
-import { CSV_COLUMNS, CSV_EXPORT_COLUMNS } from "../src/contract/rules";
+import { CSV_COLUMNS, CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS } from "../src/contract/rules";
 import { adminApi, createProduct, createUser, signIn, uniqueEan13, uniqueName } from "./support/api";
 import { letLiveToastsPassClicks, preferCardView } from "./support/page";
 
@@ -176,8 +176,8 @@ test("exports download the inventory as CSV that parses back to the same rows; t
   const template = await download("Download Template");
   expect(template.name).toBe("inventory-template.csv");
   const templateRows = parseCsvText(template.text);
-  expect(templateRows.fields).toEqual([...CSV_COLUMNS]);
-  expect(templateRows.rows).toHaveLength(1);
+  expect(templateRows.fields).toEqual([...CSV_TEMPLATE_COLUMNS]);
+  expect(templateRows.rows).toHaveLength(2);
 });
 
 test("a file larger than one part is checked and sent in parts of 5,000 rows with a progress bar, then written at once", async ({

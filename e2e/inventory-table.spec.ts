@@ -28,7 +28,10 @@ const rows = (page: Page) => page.getByTestId("product-row");
 const namesInOrder = (page: Page) =>
   rows(page).evaluateAll((els) =>
     els
-      .map((el) => ({ index: Number(el.getAttribute("aria-rowindex")), name: el.querySelector("td")?.textContent ?? "" }))
+      .map((el) => ({
+        index: Number(el.getAttribute("aria-rowindex")),
+        name: el.querySelector('[data-testid="product-name"]')?.textContent ?? "",
+      }))
       .sort((a, b) => a.index - b.index)
       .map((r) => r.name),
   );

@@ -38,16 +38,16 @@ export const formatUpdated = (iso: string) =>
 /** Column widths and the screens they show on (narrow screens keep name, quantity and actions). */
 export const COLUMN_CLASS: Record<string, string> = {
   select: "w-10 shrink-0 justify-center",
-  product_name: "min-w-0 flex-[3]",
+  product_name: "min-w-32 flex-[3]",
   vendor: "hidden min-w-0 flex-[2] md:flex",
   barcode: "hidden w-40 shrink-0 lg:flex",
   release_year: "hidden w-16 shrink-0 sm:flex",
   quantity_on_hand: "w-36 shrink-0",
-  price: "w-24 shrink-0 justify-end",
-  grade: "hidden w-32 shrink-0 lg:flex",
-  location: "hidden w-28 shrink-0 xl:flex",
+  price: "w-20 shrink-0 justify-end",
+  grade: "hidden w-28 shrink-0 2xl:flex",
+  location: "hidden w-28 shrink-0 2xl:flex",
   is_active: "hidden w-24 shrink-0 sm:flex",
-  updated_at: "hidden w-44 shrink-0 xl:flex",
+  updated_at: "hidden w-44 shrink-0 2xl:flex",
   actions: "w-14 shrink-0 justify-end lg:w-72",
 };
 
@@ -88,7 +88,11 @@ export const productColumns = [
   }),
   column.accessor("product_name", {
     sortingFn: byText("product_name"),
-    cell: (c) => <span className="truncate font-semibold">{c.getValue()}</span>,
+    cell: (c) => (
+      <span className="truncate font-semibold" data-testid="product-name">
+        {c.getValue()}
+      </span>
+    ),
   }),
   column.accessor("vendor", { sortingFn: byText("vendor"), cell: (c) => <span className="truncate">{c.getValue()}</span> }),
   column.accessor("barcode", {
