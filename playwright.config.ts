@@ -16,8 +16,10 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
   retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Two browsers, the server and its database share two cores: a test that takes 25 s alone
+  // can take a minute while the other worker's test runs (no assertion here is about speed).
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   forbidOnly: true,
   // Tests that import tens of thousands of products run on their own server afterwards
   // (playwright.large.config.ts): on a shared embedded database their imports would hold up

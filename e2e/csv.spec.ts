@@ -180,7 +180,7 @@ test("exports download the inventory as CSV that parses back to the same rows; t
   expect(templateRows.rows).toHaveLength(2);
 });
 
-test("a file larger than one part is checked and sent in parts of 5,000 rows with a progress bar, then written at once", async ({
+test("a file larger than one part is checked and sent in parts of 5,000 rows with a progress bar, then written at once @large", async ({
   page,
 }) => {
   test.setTimeout(180_000);
