@@ -35,7 +35,11 @@ const byText =
 export const formatUpdated = (iso: string) =>
   new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
 
-/** Column widths and the screens they show on (narrow screens keep name, quantity and actions). */
+/**
+ * Column widths and the screens they show on (narrow screens keep name, quantity and actions).
+ * Price shows everywhere; condition/grade and location from 1400 px (a common laptop), the time
+ * of the last change from 1680 px, the page's widest, where the name still has room.
+ */
 export const COLUMN_CLASS: Record<string, string> = {
   select: "w-10 shrink-0 justify-center",
   product_name: "min-w-32 flex-[3]",
@@ -44,10 +48,10 @@ export const COLUMN_CLASS: Record<string, string> = {
   release_year: "hidden w-16 shrink-0 sm:flex",
   quantity_on_hand: "w-36 shrink-0",
   price: "w-20 shrink-0 justify-end",
-  grade: "hidden w-28 shrink-0 2xl:flex",
-  location: "hidden w-28 shrink-0 2xl:flex",
+  grade: "hidden w-28 shrink-0 min-[1400px]:flex",
+  location: "hidden w-28 shrink-0 min-[1400px]:flex",
   is_active: "hidden w-24 shrink-0 sm:flex",
-  updated_at: "hidden w-44 shrink-0 2xl:flex",
+  updated_at: "hidden w-44 shrink-0 min-[1680px]:flex",
   actions: "w-14 shrink-0 justify-end lg:w-72",
 };
 
