@@ -96,7 +96,7 @@ test("one product's trail, and the empty lists", async ({ page }) => {
 });
 
 test("paging by offset reaches every entry, and each tab exports its filtered entries as CSV", async ({ page }) => {
-  test.setTimeout(240_000);
+  test.slow();
   const user = await createUser(api, "manager");
   const product = await createProduct(api, { product_name: uniqueName("Paged"), quantity_on_hand: 1 });
   // 230 changes: the quantity tab holds 231 entries (with the stock it was created with).

@@ -255,7 +255,7 @@ test("focus returns to the control that opened each dialog; dialogs open on thei
 
 for (const theme of ["light", "dark"] as const) {
   test(`table, adjust dialog and activity list: no axe violations in the ${theme} theme; screenshots`, async ({ page }, testInfo) => {
-    test.setTimeout(240_000);
+    test.slow();
     await page.addInitScript((t) => localStorage.setItem("blez-theme", t), theme);
     const tag = uniqueName("axe");
     const product = await createProduct(api, { product_name: `${tag} Elite Trainer Box`, quantity_on_hand: 3 });

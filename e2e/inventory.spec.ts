@@ -399,7 +399,7 @@ test("scan to add by typing: a known barcode, 'Scan Another Product', then a new
 
 for (const theme of ["light", "dark"] as const) {
   test(`no accessibility violations in the ${theme} theme`, async ({ page }) => {
-    test.setTimeout(240_000);
+    test.slow();
     await page.addInitScript((t) => localStorage.setItem("blez-theme", t), theme);
     const product = await createProduct(api, { quantity_on_hand: 3 });
     await createProduct(api, { quantity_on_hand: 2, is_active: false });

@@ -56,7 +56,6 @@ async function stopServer(): Promise<void> {
 
 let api: APIRequestContext;
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
   rmSync(DATA_DIR, { recursive: true, force: true });
   await startServer();
   api = await request.newContext({ baseURL: BASE });
@@ -70,7 +69,7 @@ test.afterAll(async () => {
 });
 
 test("the server goes away: three taps wait as pending, survive a reload, and apply once each when it is back", async ({ browser }) => {
-  test.setTimeout(360_000);
+  test.slow();
   const user = await createUser(api, "streamer");
   const product = await createProduct(api, { quantity_on_hand: 10 });
   const context = await browser.newContext({ baseURL: BASE });

@@ -48,7 +48,7 @@ function Shell() {
   return (
     <div className="min-h-dvh bg-gray-100 dark:bg-gray-950">
       <TopBar views={views} view={current} onViewChange={changeView} />
-      <main className="mx-auto max-w-[1680px] px-2 py-3 sm:px-4 sm:py-4">
+      <main className="mx-auto max-w-page px-2 py-3 sm:px-4 sm:py-4">
         <Suspense fallback={<ViewLoading />}>
           {current === "streamer" ? <StreamerView /> : null}
           {current === "inventory" ? <InventoryView /> : null}

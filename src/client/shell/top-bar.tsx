@@ -28,7 +28,7 @@ export function TopBar({ views, view, onViewChange }: TopBarProps) {
       ref={ref}
       className="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur dark:border-gray-800 dark:bg-gray-950/95"
     >
-      <div className="mx-auto flex max-w-[1680px] flex-wrap items-center gap-x-2 gap-y-1.5 px-2 py-1.5 sm:gap-x-3 sm:px-4 sm:py-2">
+      <div className="mx-auto flex max-w-page flex-wrap items-center gap-x-2 gap-y-1.5 px-2 py-1.5 sm:gap-x-3 sm:px-4 sm:py-2">
         <div className="flex min-w-0 flex-1 items-center gap-2">
           <Boxes aria-hidden="true" className="hidden h-6 w-6 shrink-0 sm:block text-blue-700 dark:text-blue-400" />
           <div className="min-w-0">

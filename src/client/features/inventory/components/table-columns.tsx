@@ -37,8 +37,8 @@ export const formatUpdated = (iso: string) =>
 
 /**
  * Column widths and the screens they show on (narrow screens keep name, quantity and actions).
- * Price shows everywhere; condition/grade and location from 1400 px (a common laptop), the time
- * of the last change from 1680 px, the page's widest, where the name still has room.
+ * Price shows everywhere; condition/grade and location from `laptop` screens (1400 px), the time
+ * of the last change from `page` (1680 px, the page's widest), where the name still has room.
  */
 export const COLUMN_CLASS: Record<string, string> = {
   select: "w-10 shrink-0 justify-center",
@@ -48,10 +48,10 @@ export const COLUMN_CLASS: Record<string, string> = {
   release_year: "hidden w-16 shrink-0 sm:flex",
   quantity_on_hand: "w-36 shrink-0",
   price: "w-20 shrink-0 justify-end",
-  grade: "hidden w-28 shrink-0 min-[1400px]:flex",
-  location: "hidden w-28 shrink-0 min-[1400px]:flex",
+  grade: "hidden w-28 shrink-0 laptop:flex",
+  location: "hidden w-28 shrink-0 laptop:flex",
   is_active: "hidden w-24 shrink-0 sm:flex",
-  updated_at: "hidden w-44 shrink-0 min-[1680px]:flex",
+  updated_at: "hidden w-44 shrink-0 page:flex",
   actions: "w-14 shrink-0 justify-end lg:w-72",
 };
 
