@@ -39,6 +39,11 @@ export const importRowInputSchema = z.object({
   set_name: cell,
   card_number: cell,
   location: cell,
+  /**
+   * The product's updated_at when the file was exported: the row is then an edit based on the
+   * product as it was then (merged like PUT with version); absent, the row behaves as the spec says.
+   */
+  updated_at: cell,
 });
 export type ImportRowInput = z.infer<typeof importRowInputSchema>;
 
@@ -67,13 +72,16 @@ export const importResultSchema = z.object({
   updated: z.number().int(),
   skipped: z.number().int(),
   errors: z.array(z.string()),
+  /** The import's id (GET /api/imports, undo); absent only on a dry run. */
+  import_id: z.string().optional(),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
 
 /**
- * A file larger than one part: its parts are staged on the server, then committed together in
- * one transaction (all or nothing), which runs after the commit call answers; its outcome is read
- * with GET. Every call answers within seconds.
+ * A file larger than one part: its parts are staged in the database (any server process takes
+ * any part), then committed: the import is written as a durable job in short transactions after
+ * the commit call answers, resumed after a restart; its outcome is read with GET. Every call
+ * answers within seconds.
  */
 export const IMPORT_JOB_STATUSES = ["staging", "committing", "done", "failed"] as const;
 export const importJobSchema = z.object({
@@ -81,6 +89,8 @@ export const importJobSchema = z.object({
   status: z.enum(IMPORT_JOB_STATUSES),
   /** Rows staged so far. */
   received: z.number().int(),
+  /** Rows written so far (once committed). */
+  processed: z.number().int().optional(),
   result: importResultSchema.optional(),
   error: z.string().optional(),
 });
@@ -115,6 +125,8 @@ export interface ImportRow extends Partial<ImportDetails> {
   release_year: number | null;
   quantity_on_hand: number;
   is_active: boolean;
+  /** The export's updated_at of the product (ISO 8601), when the file has it: the row merges (see importRowInputSchema). */
+  updated_at?: string;
 }
 
 export interface ImportDetails {
@@ -174,6 +186,9 @@ export function checkImportRow(input: ImportRowInput, index: number): RowCheck {
     errors.push(csvMessages.isActive(n));
   }
   const details = checkDetails(input, n, errors);
+  const updatedText = text(input.updated_at);
+  const updatedAt = updatedText === "" ? undefined : new Date(updatedText);
+  if (updatedAt && Number.isNaN(updatedAt.getTime())) errors.push(csvMessages.updatedAt(n));
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -185,6 +200,7 @@ export function checkImportRow(input: ImportRowInput, index: number): RowCheck {
       release_year,
       quantity_on_hand: quantity,
       is_active: activeText === "" || (CSV_TRUE_VALUES as readonly string[]).includes(activeText),
+      ...(updatedAt ? { updated_at: updatedAt.toISOString() } : {}),
     },
   };
 }

@@ -89,6 +89,10 @@ export const csvMessages = {
   condition: (row: number) => `Row ${row}: Invalid condition (use: ${CONDITIONS.join(", ")})`,
   grader: (row: number) => `Row ${row}: Invalid grader (use: ${GRADERS.join(", ")})`,
   tooLong: (row: number, field: string, max: number) => `Row ${row}: ${field} is too long (at most ${max} characters)`,
+  updatedAt: (row: number) => `Row ${row}: Invalid updated_at (leave the export's value, or empty the cell)`,
+  /** A field the file changes that someone else changed since the export (API contract, "Imports as durable jobs"). */
+  changedSinceExport: (row: number, field: string, file: string, now: string) =>
+    `Row ${row}: ${field} changed since the export (file ${file}, now ${now}): left as it is`,
 };
 
 // Card details (all optional): money, condition or grade, set and number, location.

@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 import { CONDITIONS, GRADERS, MONEY_MAX_CENTS } from "../../contract/rules.js";
 
@@ -133,12 +134,15 @@ export const productAudit = pgTable(
     ipAddress: text("ip_address"),
     /** The product version this change produced; NULL on rows written before migration 0002. */
     productVersion: integer("product_version"),
+    /** The import that made this change (migration 0008): what an undo reverts. */
+    importId: uuid("import_id"),
   },
   (t) => [
     index("product_audit_time_idx").on(t.timestamp.desc(), t.id.desc()),
     index("product_audit_product_idx").on(t.productId, t.timestamp.desc()),
     index("product_audit_product_version_idx").on(t.productId, t.productVersion),
     index("product_audit_user_idx").on(t.userId),
+    index("product_audit_import_idx").on(t.importId, t.id).where(sql`${t.importId} is not null`),
   ],
 );
 
@@ -218,4 +222,86 @@ export const rateLimits = pgTable(
     windowStartedAt: ts("window_started_at").notNull(),
   },
   (t) => [index("rate_limits_window_idx").on(t.windowStartedAt)],
+);
+
+/**
+ * Imports as durable jobs (migration 0008). One row per import: who, its status
+ * (staging -> committing -> done | failed), its counts and the cursor `processed`, the rows
+ * written so far in file order. The runner that holds `lease_until` writes the next batch and
+ * advances the cursor in the same transaction, so each row is written exactly once; a lease that
+ * runs out (its process died) lets another process, or the next start, take the import over.
+ */
+export const imports = pgTable(
+  "imports",
+  {
+    id: uuid("id").primaryKey(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    userName: text("user_name").notNull(),
+    ipAddress: text("ip_address"),
+    status: text("status", { enum: ["staging", "committing", "done", "failed"] }).notNull(),
+    /** The file row number of the first row (2: row 1 is the header). */
+    firstRow: integer("first_row").notNull().default(2),
+    rows: integer("rows").notNull().default(0),
+    processed: integer("processed").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    updated: integer("updated").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    errorCount: integer("error_count").notNull().default(0),
+    error: text("error"),
+    runner: text("runner"),
+    leaseUntil: ts("lease_until"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    touchedAt: ts("touched_at").notNull().defaultNow(),
+    finishedAt: ts("finished_at"),
+    undoneAt: ts("undone_at"),
+    undoneBy: text("undone_by"),
+  },
+  (t) => [
+    index("imports_created_idx").on(t.createdAt.desc()),
+    index("imports_committing_idx").on(t.leaseUntil).where(sql`${t.status} = 'committing'`),
+  ],
+);
+
+/** An import's rows as received, in chunks of at most IMPORT_CHUNK_ROWS; `start` is the chunk's first row index, set on commit. */
+export const importChunks = pgTable(
+  "import_chunks",
+  {
+    importId: uuid("import_id")
+      .notNull()
+      .references(() => imports.id, { onDelete: "cascade" }),
+    part: integer("part").notNull(),
+    chunk: integer("chunk").notNull(),
+    rowCount: integer("row_count").notNull(),
+    start: integer("start"),
+    rows: jsonb("rows").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.part, t.chunk] }), index("import_chunks_start_idx").on(t.importId, t.start)],
+);
+
+/** The GTIN keys an import has met, with the first row of each: a later row with the same key is a duplicate. */
+export const importKeys = pgTable(
+  "import_keys",
+  {
+    importId: uuid("import_id")
+      .notNull()
+      .references(() => imports.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    row: integer("row").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.key] })],
+);
+
+/** An import's row errors, in row order ("Row N: ..."). */
+export const importErrors = pgTable(
+  "import_errors",
+  {
+    importId: uuid("import_id")
+      .notNull()
+      .references(() => imports.id, { onDelete: "cascade" }),
+    row: integer("row").notNull(),
+    seq: integer("seq").notNull(),
+    message: text("message").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.row, t.seq] })],
 );
