@@ -7,6 +7,7 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
 import { queryKeys } from "../../../lib/query-client";
+import { useAuth } from "../../auth";
 import { notify } from "../../notifications";
 import { useProductList, useProductStore } from "../../products";
 import { importFile, previewInParts } from "../api/import-products";
@@ -14,6 +15,7 @@ import { downloadCsv, type ExportKind, exportCsv, exportFileName, TEMPLATE_FILE_
 import { type CheckedRows, checkRows, isCsvFileName, NOT_CSV_MESSAGE, type ParsedCsv, parseCsvFile, previewRows } from "../csv-import";
 import { ImportDiff } from "./import-diff";
 import { ErrorList, ImportOutcome } from "./import-outcome";
+import { RecentImports } from "./recent-imports";
 
 type Phase =
   | { kind: "idle" }
@@ -32,6 +34,8 @@ export interface CsvDialogProps {
 export function CsvDialog({ onClose }: CsvDialogProps) {
   const queryClient = useQueryClient();
   const store = useProductStore();
+  const { permissions } = useAuth();
+  const canManage = permissions.canManageProducts;
   // The exports are made from the live catalogue in the product store.
   const { products } = useProductList();
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
@@ -94,6 +98,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
       setPhase({ kind: "done", result });
       // The import's changes: a catch-up from the store's watermark (its live event may be later or lost).
       store.resync();
+      // The audit trails and the Recent imports list (under the audit keys) on screen refetch.
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
       notify.success(`Import complete: ${result.created} created, ${result.updated} updated`);
     } catch (err) {
@@ -129,7 +134,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
             Import
           </h3>
           {phase.kind === "done" ? (
-            <ImportOutcome result={phase.result} onAgain={reset} />
+            <ImportOutcome result={phase.result} onAgain={reset} canUndo={canManage} onUndone={store.resync} />
           ) : phase.kind === "diff" ? (
             <ImportDiff
               preview={phase.preview}
@@ -243,6 +248,9 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
             </p>
           ) : null}
         </section>
+
+        {/* The products an undo changed: a catch-up from the store's watermark, as after an import. */}
+        {canManage ? <RecentImports onUndone={store.resync} /> : null}
 
         <section aria-labelledby={`${inputId}-export`} className="flex flex-col gap-3 border-t border-gray-200 pt-4 dark:border-gray-700">
           <h3 id={`${inputId}-export`} className="text-base font-bold">

@@ -2,6 +2,7 @@ import { CheckCircle2 } from "lucide-react";
 import type { ImportResult } from "../../../../contract/import";
 import { Button } from "../../../components/ui/button";
 import { errorSummary } from "../csv-import";
+import { UndoImport } from "./undo-import";
 
 /** At most 10 errors, then '... and N more errors'. */
 export function ErrorList({ errors, title }: { errors: string[]; title: string }) {
@@ -24,8 +25,16 @@ export function ErrorList({ errors, title }: { errors: string[]; title: string }
   );
 }
 
-/** 'Import Complete!' with the Created, Updated and Skipped counts and the errors. */
-export function ImportOutcome({ result, onAgain }: { result: ImportResult; onAgain: () => void }) {
+export interface ImportOutcomeProps {
+  result: ImportResult;
+  onAgain: () => void;
+  /** Offer "Undo this import" (the answer's import_id); for users who can manage products. */
+  canUndo?: boolean;
+  onUndone?: () => void;
+}
+
+/** 'Import Complete!' with the Created, Updated and Skipped counts and the errors; then Undo this import. */
+export function ImportOutcome({ result, onAgain, canUndo = false, onUndone }: ImportOutcomeProps) {
   return (
     <div className="flex flex-col gap-3" data-testid="import-result">
       <p role="status" className="flex items-center gap-2 text-lg font-bold text-green-800 dark:text-green-300">
@@ -54,6 +63,9 @@ export function ImportOutcome({ result, onAgain }: { result: ImportResult; onAga
           Import Another File
         </Button>
       </div>
+      {canUndo && result.import_id ? (
+        <UndoImport importId={result.import_id} available text="Undo this import" onUndone={onUndone} />
+      ) : null}
     </div>
   );
 }
