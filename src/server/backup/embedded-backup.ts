@@ -25,9 +25,9 @@ const holdsDatabase = (dataDir: string) => existsSync(join(dataDir, "PG_VERSION"
 const LOCK_FILE = "blez-server.lock";
 
 /** The folder, locked against a server starting on it meanwhile; a running server's lock refuses with a clear message. */
-function lockForTool(dataDir: string, what: string): DataDirLock {
+async function lockForTool(dataDir: string, what: string): Promise<DataDirLock> {
   try {
-    return lockDataDir(dataDir);
+    return await lockDataDir(dataDir);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new BackupError(`${message.replace(/\.? Stop that server first.*$/, "")}. Stop the server, then run the ${what} again.`);
@@ -50,7 +50,7 @@ async function summarise(db: PGlite): Promise<DatabaseSummary> {
 /** Writes a backup of the embedded database in `dataDir` to `file` (a .tar.gz). */
 export async function backupDataDir(dataDir: string, file: string): Promise<DatabaseSummary> {
   if (!holdsDatabase(dataDir)) throw new BackupError(`There is no embedded database in ${resolve(dataDir)} (DATA_DIR).`);
-  const lock = lockForTool(dataDir, "backup");
+  const lock = await lockForTool(dataDir, "backup");
   try {
     const db = await PGlite.create(dataDir);
     try {
@@ -85,7 +85,7 @@ export async function restoreDataDir(
   if (archive[0] !== 0x1f || archive[1] !== 0x8b)
     throw new BackupError(`${resolve(file)} is not a backup of the embedded database (.tar.gz).`);
   mkdirSync(dataDir, { recursive: true });
-  const lock = lockForTool(dataDir, "restore");
+  const lock = await lockForTool(dataDir, "restore");
   try {
     let movedAside: string | undefined;
     if (holdsDatabase(dataDir)) {

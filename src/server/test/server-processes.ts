@@ -43,7 +43,7 @@ export async function adminQuery<T extends pg.QueryResultRow = pg.QueryResultRow
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);

@@ -48,7 +48,7 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
   let lock: DataDirLock | undefined;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    lock = lockDataDir(dataDir);
+    lock = await lockDataDir(dataDir);
   }
   const socketDir = mkdtempSync(join(tmpdir(), "blez-db-"));
   const cleanUp = () => {
