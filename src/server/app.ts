@@ -19,6 +19,7 @@ import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { importRoutes } from "./modules/import/import.routes.js";
+import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-runner.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
 import { showsRoutes } from "./modules/shows/shows.routes.js";
@@ -37,6 +38,8 @@ declare module "fastify" {
     db: Db;
     events: EventBus;
     sessions: Sessions;
+    /** Writes committed imports (durable jobs) in short transactions, and resumes the ones cut off. */
+    importRunner: ImportRunner;
   }
 }
 
@@ -95,6 +98,17 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   const events = new EventBus();
   app.decorate("events", events);
   app.decorate("sessions", new Sessions(database.db, config, events));
+  const importRunner = new ImportRunner(database, events, app.log, {
+    ...IMPORT_RUNNER_DEFAULTS,
+    maxBatchRows: config.IMPORT_BATCH_ROWS,
+    leaseMs: config.IMPORT_LEASE_SECONDS * 1000,
+    pauseInBatchMs: config.IMPORT_BATCH_PAUSE_MS,
+    // One server per embedded data folder (its lock): an import still committing at start was cut off here.
+    ownsAll: database.kind === "pglite",
+  });
+  app.decorate("importRunner", importRunner);
+  app.addHook("onReady", async () => importRunner.start());
+  app.addHook("onClose", async () => importRunner.close());
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);

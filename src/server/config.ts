@@ -105,6 +105,12 @@ export const configSchema = z.object({
   SESSION_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
   /** A socket that has not authenticated within this time is dropped (10 s; tests shorten it). */
   SOCKET_AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(SOCKET_AUTH_TIMEOUT_MS),
+  /** Rows an import batch (one short transaction) writes at most; fewer when batches take over 100 ms. */
+  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(5_000).default(500),
+  /** How long an import's runner holds it without writing a batch before another process (or the next start) takes it over. */
+  IMPORT_LEASE_SECONDS: z.coerce.number().positive().default(15),
+  /** Diagnostics and tests only: a pause inside each import batch's transaction, so a crash can land in the middle of one. */
+  IMPORT_BATCH_PAUSE_MS: z.coerce.number().int().min(0).default(0),
 });
 
 export type Config = z.infer<typeof configSchema>;

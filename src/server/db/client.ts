@@ -18,6 +18,11 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** The node-postgres pool behind `db` (both kinds; the socket.io adapter uses it on PostgreSQL). */
   pool: pg.Pool;
+  /**
+   * Where bulk work (import batches) runs. PostgreSQL: a small pool of its own, so it never takes
+   * the connections taps need. Embedded: the one connection (PGlite is one session), shared.
+   */
+  bulk: { db: Db; pool: pg.Pool };
   close(): Promise<void>;
 }
 
@@ -52,14 +57,30 @@ export async function openPglite(dataDir?: string): Promise<Database> {
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /** node-postgres pool on `url`. */
-export function openPostgres(url: string): Promise<Database> {
-  return openPool("postgres", new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }), async () => {});
+export async function openPostgres(url: string): Promise<Database> {
+  const bulkPool = new pg.Pool({ connectionString: url, max: BULK_POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  survivePoolFaults(bulkPool);
+  const bulk = { db: drizzle({ client: bulkPool, schema }) as unknown as Db, pool: bulkPool };
+  try {
+    return await openPool(
+      "postgres",
+      new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
+      () => bulkPool.end(),
+      bulk,
+    );
+  } catch (err) {
+    await bulkPool.end();
+    throw err;
+  }
 }
 
+/** Connections bulk work may hold at once on PostgreSQL (the requests' pool has 10). */
+const BULK_POOL_MAX = 2;
+
 /** A migrated database on `pool`; migrations run under an advisory lock, so processes may start together. */
-async function openPool(kind: Database["kind"], pool: pg.Pool, stop: () => Promise<void>): Promise<Database> {
+async function openPool(kind: Database["kind"], pool: pg.Pool, stop: () => Promise<void>, bulk?: Database["bulk"]): Promise<Database> {
   survivePoolFaults(pool);
-  const db = drizzle({ client: pool, schema });
+  const db = drizzle({ client: pool, schema }) as unknown as Db;
   const lock = await pool.connect();
   try {
     await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -70,9 +91,10 @@ async function openPool(kind: Database["kind"], pool: pg.Pool, stop: () => Promi
     lock.release();
   }
   return {
-    db: db as unknown as Db,
+    db,
     kind,
     pool,
+    bulk: bulk ?? { db, pool },
     close: async () => {
       await pool.end();
       await stop();

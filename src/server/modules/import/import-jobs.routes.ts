@@ -1,29 +1,20 @@
-import {
-  type ImportRowInput,
-  importJobParamsSchema,
-  importJobSchema,
-  importPartBodySchema,
-  importPartParamsSchema,
-} from "../../../contract/import.js";
+import { importJobParamsSchema, importJobSchema, importPartBodySchema, importPartParamsSchema } from "../../../contract/import.js";
 import type { ZodApp } from "../../app.js";
-import { AppError } from "../../app-error.js";
 import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
 import { errorAnswers } from "../../openapi.js";
-import { requirePermission } from "../../permissions.js";
 import { serviceContext } from "../../plugins/auth.js";
-import { importProducts } from "./import.service.js";
-import { ImportJobs } from "./import-jobs.js";
+import { addImportPart, commitImport, createImport, getImport, rowInputs } from "./import-jobs.js";
 
 const schemaBase = { tags: ["products"], security: [{ session: [] }] };
 const config = { permission: "canManageProducts" } as const;
 
 /**
  * A file larger than one call, in parts: POST creates a staged import, PUT stages each part,
- * POST .../commit imports every staged row in one transaction (answering 202 at once), and GET
- * tells how it went. Every call answers within seconds, whatever the file's size.
+ * POST .../commit starts writing every staged row (answering 202 at once), and GET tells how it
+ * went. The parts live in the database: any server process takes any call.
  */
 export async function importJobRoutes(app: ZodApp): Promise<void> {
-  const jobs = new ImportJobs();
+  const deps = () => ({ database: app.database, runner: app.importRunner });
 
   app.post(
     "/products/import/jobs",
@@ -35,11 +26,7 @@ export async function importJobRoutes(app: ZodApp): Promise<void> {
         response: { 201: importJobSchema, ...errorAnswers(401, 403, 409) },
       },
     },
-    async (request, reply) => {
-      const ctx = serviceContext(app, request);
-      requirePermission(ctx, "canManageProducts");
-      return reply.code(201).send(jobs.create(ctx.actor.id));
-    },
+    async (request, reply) => reply.code(201).send(await createImport(serviceContext(app, request))),
   );
 
   app.put(
@@ -56,9 +43,8 @@ export async function importJobRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => {
-      const ctx = serviceContext(app, request);
-      requirePermission(ctx, "canManageProducts");
-      return jobs.addPart(request.params.id, ctx.actor.id, request.params.part, request.body.products as ImportRowInput[]);
+      const rows = await rowInputs(request.body.products);
+      return addImportPart(serviceContext(app, request), deps(), request.params.id, request.params.part, rows);
     },
   );
 
@@ -68,26 +54,12 @@ export async function importJobRoutes(app: ZodApp): Promise<void> {
       config,
       schema: {
         ...schemaBase,
-        summary: "Import every staged row in one transaction; answers 202 at once, GET tells the outcome",
+        summary: "Write every staged row as a durable job in short transactions; answers 202 at once, GET tells the outcome",
         params: importJobParamsSchema,
         response: { 202: importJobSchema, ...errorAnswers(400, 401, 403, 404, 409) },
       },
     },
-    async (request, reply) => {
-      const ctx = serviceContext(app, request);
-      requirePermission(ctx, "canManageProducts");
-      const job = jobs.commit(request.params.id, ctx.actor.id, async (rows) => {
-        try {
-          return await importProducts(ctx, rows);
-        } catch (err) {
-          // The reason the user may read; anything else is logged and reported without details.
-          if (err instanceof AppError && err.statusCode < 500) throw err;
-          request.log.error({ err }, "staged import failed");
-          throw new Error("The import could not be saved; nothing was imported");
-        }
-      });
-      return reply.code(202).send(job);
-    },
+    async (request, reply) => reply.code(202).send(await commitImport(serviceContext(app, request), deps(), request.params.id)),
   );
 
   app.get(
@@ -96,14 +68,11 @@ export async function importJobRoutes(app: ZodApp): Promise<void> {
       config,
       schema: {
         ...schemaBase,
-        summary: "A staged import: staging, committing, done (with its result) or failed (with the reason)",
+        summary: "A staged import: staging, committing (processed of received rows), done (with its result) or failed (with the reason)",
         params: importJobParamsSchema,
         response: { 200: importJobSchema, ...errorAnswers(401, 403, 404) },
       },
     },
-    async (request) => {
-      const ctx = serviceContext(app, request);
-      return jobs.get(request.params.id, ctx.actor.id);
-    },
+    async (request) => getImport(serviceContext(app, request), request.params.id),
   );
 }

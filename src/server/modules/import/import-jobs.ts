@@ -1,96 +1,199 @@
 import { randomUUID } from "node:crypto";
-import { IMPORT_JOB_MAX_ROWS, type ImportJob, type ImportResult, type ImportRowInput } from "../../../contract/import.js";
-import { badRequest, conflict, notFound } from "../../app-error.js";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import {
+  IMPORT_JOB_MAX_ROWS,
+  type ImportJob,
+  type ImportResult,
+  type ImportRowInput,
+  importRowInputSchema,
+} from "../../../contract/import.js";
+import type { ImportSummary } from "../../../contract/imports.js";
+import { AppError, badRequest, conflict, notFound } from "../../app-error.js";
+import type { ServiceContext } from "../../context.js";
+import type { Database } from "../../db/client.js";
+import { withTransaction } from "../../db/tx.js";
+import { requirePermission } from "../../permissions.js";
+import {
+  countOpenJobs,
+  deletePart,
+  findJob,
+  type ImportJobRow,
+  insertChunks,
+  insertJob,
+  jobErrors,
+  listJobs,
+  markCommitting,
+  pruneStaleStaging,
+  recountRows,
+  stagedParts,
+} from "./import-jobs.repo.js";
+import { type ImportRunner, yieldToPeople } from "./import-runner.js";
 
 /** A staged import not committed within this long is dropped (its rows were never written). */
 export const IMPORT_JOB_TTL_MS = 30 * 60_000;
 /** Staged imports one user may hold at once. */
 export const IMPORT_JOBS_PER_USER = 3;
+/** Rows per stored chunk: a batch never spans two chunks, so this is also the largest batch. */
+export const IMPORT_CHUNK_ROWS = 500;
+/** Chunks per insert statement while staging (a statement holds the embedded database's one connection). */
+const CHUNKS_PER_STATEMENT = 4;
+/** Rows checked between two turns of the event loop. */
+const ROWS_PER_TURN = 2_000;
+/** How often a call that waits for its import (the spec's single call) looks at it when another process writes it. */
+const WAIT_POLL_MS = 250;
 
-interface Job {
-  id: string;
-  userId: number;
-  status: ImportJob["status"];
-  /** Parts by index: a part sent again (a retried call) replaces itself. */
-  parts: Map<number, ImportRowInput[]>;
-  received: number;
-  result?: ImportResult;
-  error?: string;
-  touched: number;
+/** What the import services need besides the request: the database (its bulk path) and the runner. */
+export interface ImportDeps {
+  database: Database;
+  runner: ImportRunner;
 }
 
 /**
- * Imports too large for one call: the parts are staged here, then imported together by one
- * import (one transaction: all rows or none) that runs after the commit call has answered, so
- * every call stays well within the client's 10 s. Kept in this server process: a client sends
- * all of one import's calls to the same server (see the report's note for several processes).
+ * Imports as durable jobs (contract, "Imports as durable jobs"). Every import is stored with its
+ * rows: the spec's single call stages its rows as one part, commits and waits for its job; a file
+ * too large for one call is staged part by part (any server process takes any part), committed,
+ * and its outcome read with GET. The runner writes committed imports in short transactions.
  */
-export class ImportJobs {
-  private readonly jobs = new Map<string, Job>();
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  create(userId: number): ImportJob {
-    this.prune();
-    const open = [...this.jobs.values()].filter((j) => j.userId === userId && (j.status === "staging" || j.status === "committing"));
-    if (open.length >= IMPORT_JOBS_PER_USER) throw conflict("Too many imports in progress: finish or wait for one first");
-    const job: Job = { id: randomUUID(), userId, status: "staging", parts: new Map(), received: 0, touched: this.now() };
-    this.jobs.set(job.id, job);
-    return view(job);
+export async function createImport(ctx: ServiceContext, firstRow = 2): Promise<ImportJob> {
+  requirePermission(ctx, "canManageProducts");
+  await pruneStaleStaging(ctx.db, IMPORT_JOB_TTL_MS);
+  if ((await countOpenJobs(ctx.db, ctx.actor.id)) >= IMPORT_JOBS_PER_USER) {
+    throw conflict("Too many imports in progress: finish or wait for one first");
   }
+  return jobView(await newJob(ctx, firstRow));
+}
 
-  get(id: string, userId: number): ImportJob {
-    return view(this.find(id, userId));
+function newJob(ctx: ServiceContext, firstRow: number): Promise<ImportJobRow> {
+  return insertJob(ctx.db, { id: randomUUID(), userId: ctx.actor.id, userName: ctx.actor.username, ipAddress: ctx.ip, firstRow });
+}
+
+/** Stages one part (a part sent again replaces itself). */
+export async function addImportPart(
+  ctx: ServiceContext,
+  deps: ImportDeps,
+  id: string,
+  part: number,
+  rows: ImportRowInput[],
+): Promise<ImportJob> {
+  requirePermission(ctx, "canManageProducts");
+  const job = await ownJob(ctx, id);
+  if (job.status !== "staging") throw conflict("This import is already committed");
+  if (job.rows + rows.length > IMPORT_JOB_MAX_ROWS) throw badRequest(`At most ${IMPORT_JOB_MAX_ROWS} rows per import`);
+  await stagePart(deps.database, id, part, rows);
+  const received = await recountRows(ctx.db, id);
+  if (received > IMPORT_JOB_MAX_ROWS) {
+    await deletePart(ctx.db, id, part);
+    await recountRows(ctx.db, id);
+    throw badRequest(`At most ${IMPORT_JOB_MAX_ROWS} rows per import`);
   }
+  return jobView({ ...job, rows: received });
+}
 
-  addPart(id: string, userId: number, part: number, rows: ImportRowInput[]): ImportJob {
-    const job = this.find(id, userId);
-    if (job.status !== "staging") throw conflict("This import is already committed");
-    const received = job.received - (job.parts.get(part)?.length ?? 0) + rows.length;
-    if (received > IMPORT_JOB_MAX_ROWS) throw badRequest(`At most ${IMPORT_JOB_MAX_ROWS} rows per import`);
-    job.parts.set(part, rows);
-    job.received = received;
-    job.touched = this.now();
-    return view(job);
+/** Starts writing every staged row, parts in order; answers at once (the runner writes it). */
+export async function commitImport(ctx: ServiceContext, deps: ImportDeps, id: string): Promise<ImportJob> {
+  requirePermission(ctx, "canManageProducts");
+  const job = await ownJob(ctx, id);
+  if (job.status !== "staging") throw conflict("This import is already committed");
+  const parts = await stagedParts(ctx.db, id);
+  const gap = parts.findIndex((p, i) => p !== i);
+  if (gap >= 0) throw badRequest(`Part ${gap} is missing`);
+  const committed = await withTransaction(ctx.db, (tx) => markCommitting(tx, id));
+  if (!committed) throw conflict("This import is already committed");
+  void deps.runner.run(id);
+  return jobView({ ...job, status: "committing" });
+}
+
+export async function getImport(ctx: ServiceContext, id: string): Promise<ImportJob> {
+  const job = await ownJob(ctx, id);
+  return jobView(job, job.status === "done" ? await jobErrors(ctx.db, id) : undefined);
+}
+
+/**
+ * The spec's single call: the rows as one import, written as a job, answered with its counts once
+ * written. A process that stops meanwhile leaves the job to be resumed at the next start.
+ */
+export async function importInOneCall(ctx: ServiceContext, deps: ImportDeps, rows: ImportRowInput[], firstRow = 2): Promise<ImportResult> {
+  requirePermission(ctx, "canManageProducts");
+  const job = await newJob(ctx, firstRow);
+  await stagePart(deps.database, job.id, 0, rows);
+  await recountRows(ctx.db, job.id);
+  await withTransaction(ctx.db, (tx) => markCommitting(tx, job.id));
+  await deps.runner.run(job.id);
+  let done = await findJob(ctx.db, job.id);
+  // Another process took the job (its runner looked first): wait for it there.
+  while (done && done.status === "committing") {
+    await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
+    done = await findJob(ctx.db, job.id);
   }
+  if (done?.status !== "done") throw new Error(done?.error ?? "The import could not be saved");
+  return { ...counts(done), errors: await jobErrors(ctx.db, job.id), import_id: job.id };
+}
 
-  /** Starts the import of every staged row, in part order; answers at once. `run` does the one-transaction import. */
-  commit(id: string, userId: number, run: (rows: ImportRowInput[]) => Promise<ImportResult>): ImportJob {
-    const job = this.find(id, userId);
-    if (job.status !== "staging") throw conflict("This import is already committed");
-    const parts = [...job.parts.keys()].sort((a, b) => a - b);
-    if (parts.some((p, i) => p !== i)) throw badRequest(`Part ${parts.findIndex((p, i) => p !== i)} is missing`);
-    const rows = parts.flatMap((p) => job.parts.get(p) ?? []);
-    job.status = "committing";
-    job.parts.clear();
-    job.touched = this.now();
-    run(rows).then(
-      (result) => Object.assign(job, { status: "done", result, touched: this.now() }),
-      (err: unknown) =>
-        Object.assign(job, { status: "failed", error: err instanceof Error ? err.message : "Import failed", touched: this.now() }),
-    );
-    return view(job);
+export async function listImports(ctx: ServiceContext, limit: number, offset: number): Promise<ImportSummary[]> {
+  requirePermission(ctx, "canManageProducts");
+  return (await listJobs(ctx.db, limit, offset)).map(summaryOf);
+}
+
+async function ownJob(ctx: ServiceContext, id: string): Promise<ImportJobRow> {
+  const job = await findJob(ctx.db, id);
+  // Another user's staged import is not theirs to see: the same 404 as an unknown one.
+  if (!job || job.userId !== ctx.actor.id) throw notFound("Import not found");
+  return job;
+}
+
+/**
+ * The rows as import rows, checked a slice at a time (the event loop never stalls on a large
+ * body); 400 with the first bad row's path, as a whole-body check would answer.
+ */
+export async function rowInputs(rows: unknown[]): Promise<ImportRowInput[]> {
+  for (let i = 0; i < rows.length; i++) {
+    if (i % ROWS_PER_TURN === 0 && i > 0) await nextTurn();
+    const check = importRowInputSchema.safeParse(rows[i]);
+    if (!check.success) {
+      const issue = check.error.issues[0];
+      const path = ["products", i, ...(issue?.path ?? [])].join(".");
+      const message = `Invalid row ${i + 1}: ${issue?.message ?? "not an object of CSV columns"}`;
+      throw new AppError(400, message, { details: [{ path, message }] });
+    }
   }
+  return rows as ImportRowInput[];
+}
 
-  private find(id: string, userId: number): Job {
-    const job = this.jobs.get(id);
-    // Another user's import is not theirs to see: the same 404 as an unknown one.
-    if (!job || job.userId !== userId) throw notFound("Import not found");
-    return job;
-  }
-
-  private prune(): void {
-    const cutoff = this.now() - IMPORT_JOB_TTL_MS;
-    for (const [id, job] of this.jobs) if (job.status !== "committing" && job.touched < cutoff) this.jobs.delete(id);
+/** Stores a part's rows in chunks, on the bulk path, a few chunks per statement. */
+async function stagePart(database: Database, id: string, part: number, rows: ImportRowInput[]): Promise<void> {
+  const chunks: ImportRowInput[][] = [];
+  for (let i = 0; i < rows.length; i += IMPORT_CHUNK_ROWS) chunks.push(rows.slice(i, i + IMPORT_CHUNK_ROWS));
+  const db = database.bulk.db;
+  await deletePart(db, id, part);
+  for (let c = 0; c < chunks.length; c += CHUNKS_PER_STATEMENT) {
+    await yieldToPeople(database);
+    await insertChunks(db, id, part, c, chunks.slice(c, c + CHUNKS_PER_STATEMENT));
   }
 }
 
-function view(job: Job): ImportJob {
+const counts = (job: ImportJobRow) => ({ created: job.created, updated: job.updated, skipped: job.skipped });
+
+function jobView(job: ImportJobRow, errors?: string[]): ImportJob {
+  const view: ImportJob = { id: job.id, status: job.status, received: job.rows };
+  if (job.status !== "staging") view.processed = job.processed;
+  if (job.status === "done") view.result = { ...counts(job), errors: errors ?? [], import_id: job.id };
+  if (job.status === "failed") view.error = job.error ?? "The import could not be saved";
+  return view;
+}
+
+export function summaryOf(job: ImportJobRow): ImportSummary {
   return {
     id: job.id,
     status: job.status,
-    received: job.received,
-    ...(job.result ? { result: job.result } : {}),
-    ...(job.error ? { error: job.error } : {}),
+    user_id: job.userId,
+    user_name: job.userName,
+    created_at: job.createdAt.toISOString(),
+    finished_at: job.finishedAt?.toISOString() ?? null,
+    rows: job.rows,
+    processed: job.processed,
+    ...counts(job),
+    error_count: job.errorCount,
+    undone_at: job.undoneAt?.toISOString() ?? null,
+    undone_by: job.undoneBy,
   };
 }

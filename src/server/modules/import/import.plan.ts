@@ -1,15 +1,7 @@
 import { gtinKey } from "../../../contract/gtin.js";
-import {
-  checkImportRow,
-  IMPORT_FIELDS,
-  type ImportField,
-  type ImportPreviewRow,
-  type ImportRow,
-  type ImportRowInput,
-} from "../../../contract/import.js";
+import { checkImportRow, type ImportPreviewRow, type ImportRow, type ImportRowInput } from "../../../contract/import.js";
 import { type AuditedValues, auditedValues, diffValues, type FieldChanges } from "../products/product-changes.js";
 import type { ProductRow } from "../products/products.repo.js";
-import type { StagedRow } from "./import.repo.js";
 
 /** One input row after validation and matching: what an import would do with it. */
 export type PlannedRow =
@@ -74,22 +66,6 @@ export function planRows(checked: CheckedRows, existing: ProductRow[]): PlannedR
     const changes = diffValues(auditedValues(current), importedValues(c.values));
     if (changes.fields.length === 0) return { row: c.row, barcode: c.barcode, action: "unchanged", current };
     return { row: c.row, barcode: c.barcode, action: "update", values: c.values, current, changes };
-  });
-}
-
-/**
- * The rows an import writes: new barcodes with every field and their GTIN key, planned updates
- * with the id of the product they matched and the fields that differ.
- */
-export function stagedRows(plan: PlannedRow[]): StagedRow[] {
-  return plan.flatMap((p): StagedRow[] => {
-    if (p.action === "create") {
-      return [{ ...p.values, action: "create", fields: [...IMPORT_FIELDS], id: null, barcode_key: gtinKey(p.values.barcode) }];
-    }
-    if (p.action === "update") {
-      return [{ ...p.values, action: "update", fields: p.changes.fields as ImportField[], id: p.current.id, barcode_key: null }];
-    }
-    return [];
   });
 }
 

@@ -1,15 +1,13 @@
 import { sql } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
-import type { ImportField, ImportRow } from "../../../contract/import.js";
+import type { ImportField } from "../../../contract/import.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema.js";
 import { jsonParam, rowsOf } from "../../db/sql.js";
-import { AUDITED_FIELDS } from "../products/product-changes.js";
+import { AUDITED_FIELDS, type AuditedValues } from "../products/product-changes.js";
 import type { ProductRow } from "../products/products.repo.js";
 
-const IMPORT_NOTE = "CSV import";
-
-/** The fields an import writes, with their SQL types (the staged table's columns and the updates' comparisons). */
+/** The fields an import writes, with their SQL types (they are the products table's column names). */
 const IMPORT_COLUMNS = [
   ["product_name", "text"],
   ["vendor", "text"],
@@ -26,165 +24,244 @@ const IMPORT_COLUMNS = [
   ["location", "text"],
 ] as const satisfies ReadonlyArray<readonly [ImportField, string]>;
 const columnList = (f: (name: ImportField) => string) => sql.raw(IMPORT_COLUMNS.map(([name]) => f(name)).join(", "));
+const recordColumns = sql.raw(IMPORT_COLUMNS.map(([f, type]) => `${f} ${type}`).join(", "));
 
 /**
- * The existing products with these barcodes or another form of their GTINs (contract/gtin.ts),
- * in one statement, without locking them (a snapshot to plan against).
+ * The existing products with these barcodes or another form of their GTINs (contract/gtin.ts).
+ * `lock`: locked for update, in id order (every writer of many products locks in that order, so
+ * two never deadlock); else a snapshot to plan against.
  */
-export async function findProductsByBarcodes(db: Db, barcodes: string[]): Promise<ProductRow[]> {
+export async function findProductsByBarcodes(db: Db, barcodes: string[], lock = false): Promise<ProductRow[]> {
   if (barcodes.length === 0) return [];
   const keys = [...new Set(barcodes.map(gtinKey))];
-  return db
+  const query = db
     .select()
     .from(products)
     .where(
       sql`${products.barcodeKey} in (select jsonb_array_elements_text(${jsonParam(keys)}))
         or ${products.barcode} in (select jsonb_array_elements_text(${jsonParam(barcodes)}))`,
-    );
+    )
+    .orderBy(products.id);
+  return lock ? query.for("update") : query;
 }
 
-/**
- * A row to write: a new barcode (all fields, and its GTIN key to find it by when another
- * transaction created it first) or a planned update (the matched product's id, the fields that
- * differed in the snapshot).
- */
-export type StagedRow = ImportRow & { action: "create" | "update"; fields: ImportField[]; id: number | null; barcode_key: string | null };
+/** Locks products by id, in id order. */
+export async function lockProductsById(tx: Db, ids: number[]): Promise<ProductRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(products)
+    .where(sql`${products.id} in (select jsonb_array_elements_text(${jsonParam(ids)})::int)`)
+    .orderBy(products.id)
+    .for("update");
+}
 
-/** Who imports, for the audit rows. */
+/** Who writes, for the audit rows, and the import the rows belong to. */
 export interface Importer {
-  userId: number;
+  userId: number | null;
   userName: string;
   ipAddress: string | null;
+  /** product_audit.import_id: set on the import's own changes (what an undo reverts), null on the undo's. */
+  importId: string | null;
+  /** quantity_audit.notes of the stock changes. */
+  note: string;
 }
 
-/** What one write statement did: how many products, and the revision they got (null when none). */
-export interface Written {
-  count: number;
-  revision: number | null;
+/** Takes the batch's revision: call it once every product the batch writes is locked (migration 0002). */
+export async function takeRevision(tx: Db): Promise<number> {
+  const [row] = rowsOf<{ revision: string | number }>(await tx.execute(sql`select take_revision() as revision`));
+  return Number(row?.revision);
 }
 
-const writtenOf = (result: unknown): Written => {
-  const [row] = rowsOf<{ count: number; revision: string | number | null }>(result);
-  return { count: Number(row?.count ?? 0), revision: row?.revision == null ? null : Number(row.revision) };
-};
-
-/** Puts the rows to write into a temporary table of this transaction, from one JSON parameter. */
-export async function stageImport(tx: Db, rows: StagedRow[]): Promise<void> {
-  await tx.execute(sql`
-    create temp table import_stage on commit drop as
-    select * from jsonb_to_recordset(${jsonParam(rows)}) as x(action text, fields text[], id integer, barcode_key text,
-      barcode text, ${sql.raw(IMPORT_COLUMNS.map(([f, type]) => `${f} ${type}`).join(", "))})`);
-}
+/** A new product an import creates: every import field (null where the file has no column). */
+export type NewProduct = { barcode: string } & Partial<Record<ImportField, unknown>>;
 
 /**
- * Creates the staged new barcodes, with their audit rows, in one statement; all of them get one
- * new revision. A barcode (or another form of its GTIN) another transaction created first is
- * left out (ON CONFLICT DO NOTHING, which waits for that transaction): applyImportUpdates then
- * treats it as an update.
+ * Creates products with their CREATE audit rows and, where they have stock, quantity rows, in one
+ * statement. Answers how many were created: fewer than asked when another transaction created one
+ * of the barcodes (or another form of its GTIN) first (the caller then plans again).
  */
-export async function insertNewProducts(tx: Db, who: Importer): Promise<Written> {
-  return writtenOf(
+export async function insertProducts(tx: Db, who: Importer, rows: NewProduct[], revision: number): Promise<number> {
+  if (rows.length === 0) return 0;
+  const [row] = rowsOf<{ count: number }>(
     await tx.execute(sql`
       with created as (
         insert into products (barcode, ${columnList((f) => f)}, revision)
-        select s.barcode, ${columnList((f) => `s.${f}`)}, (select take_revision())
-        from import_stage s
-        where s.action = 'create'
-        -- One order for every import: two imports with overlapping new barcodes wait for each other, never deadlock.
+        select s.barcode, ${columnList((f) => `s.${f}`)}, ${revision}::bigint
+        from jsonb_to_recordset(${jsonParam(rows)}) as s(barcode text, ${recordColumns})
         order by s.barcode
         on conflict do nothing
-        returning id, barcode, ${columnList((f) => f)}, version, revision
+        returning id, barcode, ${columnList((f) => f)}, version
       ),
       audit as (
         insert into product_audit (product_id, product_name, barcode, action, user_id, user_name,
-          changed_fields, old_values, new_values, ip_address, product_version)
+          changed_fields, old_values, new_values, ip_address, product_version, import_id)
         select c.id, c.product_name, c.barcode, 'CREATE', ${who.userId}::int, ${who.userName}::text,
           ${jsonParam(AUDITED_FIELDS)}, null,
           -- As createdValues(): the spec's fields, and the card details that are set.
           jsonb_build_object('barcode', c.barcode, 'product_name', c.product_name, 'vendor', c.vendor,
             'release_year', c.release_year, 'quantity_on_hand', c.quantity_on_hand, 'is_active', c.is_active)
           || jsonb_strip_nulls(jsonb_build_object(${columnList((f) => `'${f}', c.${f}`)})),
-          ${who.ipAddress}::text, c.version
+          ${who.ipAddress}::text, c.version, ${who.importId}::uuid
         from created c order by c.id
       ),
       stock as (
         insert into quantity_audit (product_id, product_name, barcode, quantity_change, quantity_before, quantity_after,
           transaction_type, notes, user_id, user_name)
-        select c.id, c.product_name, c.barcode, c.quantity_on_hand, 0, c.quantity_on_hand, 'import', ${IMPORT_NOTE}::text,
+        select c.id, c.product_name, c.barcode, c.quantity_on_hand, 0, c.quantity_on_hand, 'import', ${who.note}::text,
           ${who.userId}::int, ${who.userName}::text
         from created c where c.quantity_on_hand > 0 order by c.id
       )
-      select count(*)::int as count, max(revision) as revision from created`),
+      select count(*)::int as count from created`),
   );
+  return Number(row?.count ?? 0);
 }
 
-/** Per imported field: the staged value when the row writes that field, else the locked product's. */
-const target = (field: ImportField) => `case when '${field}' = any(s.fields) then s.${field} else p.${field} end as ${field}`;
+/** A change to one locked product: the fields it sets, their values before (as read under the lock) and after. */
+export interface ProductUpdate {
+  id: number;
+  action: "UPDATE" | "DISABLE";
+  fields: ImportField[];
+  old: Partial<AuditedValues>;
+  new: Partial<AuditedValues>;
+}
 
 /**
- * The one statement that locks: locks the products of the planned updates (by the id they
- * matched) and of the new barcodes that another transaction created first (by GTIN key) (in id order, as every import does), writes
- * the staged fields that still differ, and inserts their audit rows with the values actually
- * replaced (read under the lock). Their revision is taken once every lock is held, so it is above
- * the revision of every change committed before; `insertRevision` is reused when it already is.
- * Keep it the last statement before COMMIT: the locks last until then.
+ * Writes changes to locked products with their audit rows (and a quantity row where the stock
+ * changes), in one statement. The caller read the old values under the lock, so they are exact.
  */
-export async function applyImportUpdates(tx: Db, who: Importer, insertRevision: number | null): Promise<Written> {
-  return writtenOf(
+export async function updateProducts(tx: Db, who: Importer, updates: ProductUpdate[], revision: number): Promise<number> {
+  if (updates.length === 0) return 0;
+  const rows = updates.map((u) => ({ ...u.new, id: u.id, action: u.action, fields: u.fields, old: u.old, new: u.new }));
+  const [row] = rowsOf<{ count: number }>(
     await tx.execute(sql`
-      with locked as (
-        select p.id, p.barcode, p.revision,
-          ${columnList((f) => `p.${f} as old_${f}`)},
-          ${columnList(target)}
-        from import_stage s
-          -- A new barcode: the product of its GTIN, this import's own or one another created first.
-          left join products k on s.id is null and k.barcode_key = s.barcode_key
-          join products p on p.id = coalesce(s.id, k.id)
-        where s.action = 'update' or p.revision is distinct from ${insertRevision}::bigint
-        order by p.id
-        for update of p
-      ),
-      changed as (
-        select l.*, d.fields, d.old_values, d.new_values
-        from locked l cross join lateral (
-          select jsonb_agg(f.name order by f.ord) as fields,
-            jsonb_object_agg(f.name, f.old) as old_values,
-            jsonb_object_agg(f.name, f.new) as new_values
-          from (values
-            ${columnList((f) => `(${IMPORT_COLUMNS.findIndex(([n]) => n === f) + 1}, '${f}', to_jsonb(l.old_${f}), to_jsonb(l.${f}))`)}
-          ) as f(ord, name, old, new)
-          where f.old is distinct from f.new
-        ) as d
-        where d.fields is not null
-      ),
-      rev as (
-        -- max() reads every locked row, so this runs once all the locks are held.
-        select case when ${insertRevision}::bigint > (select max(revision) from locked) then ${insertRevision}::bigint
-          else take_revision() end as value
+      with u as (
+        select * from jsonb_to_recordset(${jsonParam(rows)})
+          as x(id integer, action text, fields text[], old jsonb, new jsonb, ${recordColumns})
       ),
       updated as (
         update products as p set
-          ${columnList((f) => `${f} = c.${f}`)},
-          version = p.version + 1, revision = (select value from rev), updated_at = now()
-        from changed c
-        where p.id = c.id
-        returning p.id, p.version, p.revision
+          ${columnList((f) => `${f} = case when '${f}' = any(u.fields) then u.${f} else p.${f} end`)},
+          version = p.version + 1, revision = ${revision}::bigint, updated_at = now()
+        from u where p.id = u.id
+        returning p.id, p.product_name, p.barcode, p.version
       ),
       audit as (
         insert into product_audit (product_id, product_name, barcode, action, user_id, user_name,
-          changed_fields, old_values, new_values, ip_address, product_version)
-        select c.id, c.product_name, c.barcode, 'UPDATE', ${who.userId}::int, ${who.userName}::text,
-          c.fields, c.old_values, c.new_values, ${who.ipAddress}::text, u.version
-        from changed c join updated u on u.id = c.id order by c.id
+          changed_fields, old_values, new_values, ip_address, product_version, import_id)
+        select d.id, d.product_name, d.barcode, u.action, ${who.userId}::int, ${who.userName}::text,
+          to_jsonb(u.fields), u.old, u.new, ${who.ipAddress}::text, d.version, ${who.importId}::uuid
+        from updated d join u on u.id = d.id order by d.id
       ),
       stock as (
         insert into quantity_audit (product_id, product_name, barcode, quantity_change, quantity_before, quantity_after,
           transaction_type, notes, user_id, user_name)
-        select c.id, c.product_name, c.barcode, c.quantity_on_hand - c.old_quantity_on_hand, c.old_quantity_on_hand,
-          c.quantity_on_hand, 'import', ${IMPORT_NOTE}::text, ${who.userId}::int, ${who.userName}::text
-        from changed c join updated u on u.id = c.id
-        where c.quantity_on_hand <> c.old_quantity_on_hand order by c.id
+        select d.id, d.product_name, d.barcode,
+          (u.new->>'quantity_on_hand')::int - (u.old->>'quantity_on_hand')::int,
+          (u.old->>'quantity_on_hand')::int, (u.new->>'quantity_on_hand')::int,
+          'import', ${who.note}::text, ${who.userId}::int, ${who.userName}::text
+        from updated d join u on u.id = d.id where 'quantity_on_hand' = any(u.fields) order by d.id
       )
-      select count(*)::int as count, max(revision) as revision from updated`),
+      select count(*)::int as count from updated`),
   );
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * Records the GTIN keys of an import's valid rows (first row of each); answers the keys an
+ * earlier batch of the same import already had, with that first row (these rows are duplicates).
+ */
+export async function claimImportKeys(tx: Db, importId: string, keys: Array<{ key: string; row: number }>): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  // The select reads the table as it was before this statement's insert: only earlier batches' keys.
+  const rows = rowsOf<{ key: string; row: number }>(
+    await tx.execute(sql`
+      with input as (select * from jsonb_to_recordset(${jsonParam(keys)}) as k(key text, row int)),
+      claimed as (
+        insert into import_keys (import_id, key, row) select ${importId}::uuid, key, row from input
+        on conflict do nothing
+      )
+      select k.key, k.row from import_keys k join input i on i.key = k.key where k.import_id = ${importId}::uuid`),
+  );
+  return new Map(rows.map((r) => [r.key, Number(r.row)]));
+}
+
+/** An audit entry of a change made to a product after a moment: which fields it changed, and their values before it. */
+export interface LaterChange {
+  productId: number;
+  id: number;
+  fields: string[];
+  oldValues: Record<string, unknown> | null;
+}
+
+/**
+ * The changes made to these products after each one's moment (an export's updated_at, which has
+ * millisecond precision: changes within that millisecond count as the exported state), oldest first.
+ */
+export async function changesSince(tx: Db, since: Array<{ id: number; at: string }>): Promise<LaterChange[]> {
+  if (since.length === 0) return [];
+  const rows = rowsOf<{ product_id: number; id: string | number; changed_fields: string[]; old_values: Record<string, unknown> | null }>(
+    await tx.execute(sql`
+      select a.product_id, a.id, a.changed_fields, a.old_values
+      from jsonb_to_recordset(${jsonParam(since)}) as q(id integer, at timestamptz)
+        join product_audit a on a.product_id = q.id and a.timestamp >= q.at + interval '1 millisecond'
+      order by a.id`),
+  );
+  return rows.map((r) => ({ productId: r.product_id, id: Number(r.id), fields: r.changed_fields, oldValues: r.old_values }));
+}
+
+/** The changes made to these products after the audit entry `afterId`, oldest first. */
+export async function changesAfter(tx: Db, productIds: number[], afterId: number): Promise<LaterChange[]> {
+  if (productIds.length === 0) return [];
+  const rows = rowsOf<{ product_id: number; id: string | number; changed_fields: string[]; old_values: Record<string, unknown> | null }>(
+    await tx.execute(sql`
+      select a.product_id, a.id, a.changed_fields, a.old_values from product_audit a
+      where a.product_id in (select jsonb_array_elements_text(${jsonParam(productIds)})::int) and a.id > ${afterId}::bigint
+      order by a.id`),
+  );
+  return rows.map((r) => ({ productId: r.product_id, id: Number(r.id), fields: r.changed_fields, oldValues: r.old_values }));
+}
+
+/** The product audit entries an import wrote (CREATE and UPDATE), in order, `limit` after entry `afterId`. */
+export async function importAuditEntries(
+  db: Db,
+  importId: string,
+  afterId: number,
+  limit: number,
+): Promise<
+  Array<{
+    id: number;
+    productId: number | null;
+    barcode: string;
+    productName: string;
+    action: string;
+    fields: string[];
+    oldValues: Record<string, unknown> | null;
+    newValues: Record<string, unknown> | null;
+  }>
+> {
+  const rows = rowsOf<{
+    id: string | number;
+    product_id: number | null;
+    barcode: string;
+    product_name: string;
+    action: string;
+    changed_fields: string[];
+    old_values: Record<string, unknown> | null;
+    new_values: Record<string, unknown> | null;
+  }>(
+    await db.execute(sql`
+      select id, product_id, barcode, product_name, action, changed_fields, old_values, new_values from product_audit
+      where import_id = ${importId}::uuid and id > ${afterId}::bigint order by id limit ${limit}::int`),
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    productId: r.product_id,
+    barcode: r.barcode,
+    productName: r.product_name,
+    action: r.action,
+    fields: r.changed_fields,
+    oldValues: r.old_values,
+    newValues: r.new_values,
+  }));
 }

@@ -88,7 +88,7 @@ describe("POST /api/products/import", () => {
     const res = await importRows(inventory, rows);
     rec.stop();
     expect(res.statusCode).toBe(200);
-    expect(res.json<ImportResult>()).toEqual({ created: 2, updated: 1, skipped: 6, errors: MIXED_ERRORS });
+    expect(res.json<ImportResult>()).toEqual({ import_id: expect.any(String), created: 2, updated: 1, skipped: 6, errors: MIXED_ERRORS });
 
     const created = await productByBarcode(fresh);
     expect(created).toMatchObject({
@@ -140,6 +140,7 @@ describe("POST /api/products/import", () => {
     const rows = Array.from({ length: 15 }, (_, i) => ({ barcode: "AB", product_name: `Short ${i}`, vendor: "V" }));
     const res = await importRows(manager, rows);
     expect(res.json<ImportResult>()).toEqual({
+      import_id: expect.any(String),
       created: 0,
       updated: 0,
       skipped: 15,
@@ -155,6 +156,7 @@ describe("POST /api/products/import", () => {
       { barcode: ` ${barcode}`, product_name: "Second", vendor: "Topps", quantity_on_hand: "2" },
     ]);
     expect(res.json<ImportResult>()).toEqual({
+      import_id: expect.any(String),
       created: 2,
       updated: 0,
       skipped: 1,
@@ -178,7 +180,7 @@ describe("POST /api/products/import", () => {
       },
     ]);
     rec.stop();
-    expect(res.json()).toEqual({ created: 0, updated: 0, skipped: 1, errors: [] });
+    expect(res.json()).toEqual({ import_id: expect.any(String), created: 0, updated: 0, skipped: 1, errors: [] });
     expect(await snapshot(t.app.db)).toEqual(before);
     expect(rec.events).toEqual([]);
   });
@@ -299,7 +301,7 @@ describe("POST /api/products/import?dry_run=true", () => {
     // The real import then does exactly what the preview said.
     const real = await importRows(manager, rows);
     const { rows: _rows, ...summary } = preview;
-    expect(real.json()).toEqual(summary);
+    expect(real.json()).toEqual({ ...summary, import_id: expect.any(String) });
     const list = (await manager.get("/api/products")).json<Product[]>();
     expect(list.find((p) => p.barcode === changed.barcode)).toMatchObject({ vendor: "Bowman", quantity_on_hand: 8 });
   });

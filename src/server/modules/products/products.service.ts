@@ -65,6 +65,7 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
 /** Where a catalogue snapshot comes from: the watermark first, the list in a later statement (migration 0002). */
 export function catalogueSource(db: Db): CatalogueSource {
   return {
+    watermark: async () => (await readCatalogueRevision(db)).watermark,
     async build() {
       const { watermark, latest } = await readCatalogueRevision(db);
       return { revision: watermark, exact: watermark === latest, json: await listProductsJson(db) };
@@ -88,9 +89,9 @@ export interface CatalogueQuery {
 export async function readCatalogue(ctx: ServiceContext, catalogue: CatalogueCache, query: CatalogueQuery): Promise<CatalogueAnswer> {
   const { watermark, latest } = await readCatalogueRevision(ctx.db);
   if (query.since !== undefined) return { revision: watermark, since: await productsSinceJson(ctx.db, query.since, watermark) };
-  const current = catalogue.current();
-  const unchanged = current?.etag !== undefined && watermark === latest && current.revision === latest;
-  const list = unchanged && current ? current : query.catchUp ? await catalogue.get(watermark) : await catalogue.buildFresh();
+  // The plain list: the snapshot when it is exactly the catalogue now, else the build in progress
+  // or a new one (one build at a time, shared with the background ones).
+  const list = query.catchUp ? await catalogue.get(watermark) : await catalogue.fresh(latest);
   if (list.etag && matchesEtag(query.ifNoneMatch, list.etag)) return { revision: list.revision, etag: list.etag };
   return { revision: list.revision, etag: list.etag, list };
 }

@@ -1,0 +1,186 @@
+import { gtinKey } from "../../../contract/gtin.js";
+import { checkImportRow, IMPORT_FIELDS, type ImportField, type ImportRow, importRowInputSchema } from "../../../contract/import.js";
+import { centsToAmount } from "../../../contract/money.js";
+import { csvMessages } from "../../../contract/rules.js";
+import type { Db } from "../../db/client.js";
+import { type AuditedValues, auditedValues } from "../products/product-changes.js";
+import type { ProductRow } from "../products/products.repo.js";
+import { duplicateMessage } from "./import.plan.js";
+import {
+  changesSince,
+  claimImportKeys,
+  findProductsByBarcodes,
+  type Importer,
+  insertProducts,
+  type LaterChange,
+  type NewProduct,
+  type ProductUpdate,
+  takeRevision,
+  updateProducts,
+} from "./import.repo.js";
+import type { BatchOutcome } from "./import-jobs.repo.js";
+
+/** Thrown when another transaction created one of the batch's new barcodes first: the batch is planned again. */
+export class BatchRaced extends Error {
+  constructor() {
+    super("A new barcode of this batch was created meanwhile");
+  }
+}
+
+/** Rows are checked for their shape when received; a stored row that is not (a hand-edited database) is reported, not written. */
+const invalidRowMessage = (row: number) => `Row ${row}: Invalid row (each cell must be text, a number, true/false or empty)`;
+
+/** Rows as received, with their file row numbers. */
+export interface BatchRows {
+  firstRowNumber: number;
+  rows: unknown[];
+}
+
+export interface BatchWritten extends BatchOutcome {
+  /** The revision the batch's changes got; null when it wrote nothing. */
+  revision: number | null;
+}
+
+const show = (field: string, value: unknown): string => {
+  if (value === null || value === undefined || value === "") return "empty";
+  if ((field === "price" || field === "cost") && typeof value === "number") return centsToAmount(value);
+  return String(value);
+};
+
+/**
+ * One batch of an import, inside the caller's transaction: validates the rows, finds each
+ * barcode's first row in the whole import (a later one is a duplicate), locks the products the
+ * rows name (id order), plans every row against them as they are now, and writes the creations
+ * and changes with their audit rows. A row that carries the export's `updated_at` merges: a field
+ * it leaves as exported is never written over a change made since, and a field it changes that
+ * someone changed since is left alone and reported (contract, "Imports as durable jobs").
+ */
+export async function writeBatch(tx: Db, importId: string, who: Importer, batch: BatchRows): Promise<BatchWritten> {
+  const outcome: BatchWritten = { created: 0, updated: 0, skipped: 0, errors: [], revision: null };
+  const valid: Array<{ row: number; values: ImportRow; key: string }> = [];
+  const seen = new Map<string, number>();
+  batch.rows.forEach((input, i) => {
+    const row = batch.firstRowNumber + i;
+    const shape = importRowInputSchema.safeParse(input);
+    if (!shape.success) {
+      outcome.errors.push({ row, message: invalidRowMessage(row) });
+      return;
+    }
+    const check = checkImportRow(shape.data, row - 2);
+    if (!check.ok) {
+      for (const message of check.errors) outcome.errors.push({ row, message });
+      return;
+    }
+    const key = gtinKey(check.row.barcode);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      outcome.errors.push({ row, message: duplicateMessage(row, check.row.barcode, first) });
+      return;
+    }
+    seen.set(key, row);
+    valid.push({ row, values: check.row, key });
+  });
+
+  const earlier = await claimImportKeys(
+    tx,
+    importId,
+    valid.map((v) => ({ key: v.key, row: v.row })),
+  );
+  const rows = valid.filter((v) => {
+    const first = earlier.get(v.key);
+    if (first === undefined || first === v.row) return true;
+    outcome.errors.push({ row: v.row, message: duplicateMessage(v.row, v.values.barcode, first) });
+    return false;
+  });
+
+  const locked = await findProductsByBarcodes(
+    tx,
+    rows.map((r) => r.values.barcode),
+    true,
+  );
+  const byBarcode = new Map(locked.map((p) => [p.barcode, p]));
+  const byKey = new Map(locked.flatMap((p) => (p.barcodeKey === null ? [] : [[p.barcodeKey, p] as const])));
+  const matched = rows.map((r) => ({ ...r, current: byBarcode.get(r.values.barcode) ?? byKey.get(r.key) }));
+  const later = groupByProduct(
+    await changesSince(
+      tx,
+      matched.flatMap((m) =>
+        m.current && m.values.updated_at && m.current.updatedAt.getTime() >= Date.parse(m.values.updated_at) + 1
+          ? [{ id: m.current.id, at: m.values.updated_at }]
+          : [],
+      ),
+    ),
+  );
+
+  const creates: NewProduct[] = [];
+  const updates: ProductUpdate[] = [];
+  for (const m of matched) {
+    if (!m.current) {
+      creates.push(newProduct(m.values));
+      continue;
+    }
+    const change = planUpdate(m.row, m.values, m.current, later.get(m.current.id) ?? [], outcome.errors);
+    if (change) updates.push(change);
+  }
+
+  if (creates.length + updates.length > 0) {
+    // Every product the batch writes is locked (or new): its revision is above every change committed before.
+    const revision = await takeRevision(tx);
+    const created = await insertProducts(tx, who, creates, revision);
+    if (created < creates.length) throw new BatchRaced();
+    outcome.created = created;
+    outcome.updated = await updateProducts(tx, who, updates, revision);
+    outcome.revision = revision;
+  }
+  outcome.skipped = batch.rows.length - outcome.created - outcome.updated;
+  outcome.errors.sort((a, b) => a.row - b.row);
+  return outcome;
+}
+
+function groupByProduct(changes: LaterChange[]): Map<number, LaterChange[]> {
+  const map = new Map<number, LaterChange[]>();
+  for (const c of changes) map.set(c.productId, [...(map.get(c.productId) ?? []), c]);
+  return map;
+}
+
+/** A new barcode: every field, the card details the file has no column for left empty. */
+function newProduct(values: ImportRow): NewProduct {
+  const row: NewProduct = { barcode: values.barcode };
+  for (const f of IMPORT_FIELDS) row[f] = values[f] ?? null;
+  return row;
+}
+
+/**
+ * What a row changes on the product it matched, as the product is now (locked). Without a merge
+ * base every field the file has that differs is written. With one (`later`: the changes made since
+ * the export, oldest first), a field someone changed since keeps its value: silently when the
+ * file has the exported value, with a row error when the file changes it too.
+ */
+function planUpdate(
+  row: number,
+  values: ImportRow,
+  current: ProductRow,
+  later: LaterChange[],
+  errors: BatchOutcome["errors"],
+): ProductUpdate | undefined {
+  const now = auditedValues(current);
+  const fields: ImportField[] = [];
+  const oldValues: Partial<AuditedValues> = {};
+  const newValues: Partial<AuditedValues> = {};
+  for (const field of IMPORT_FIELDS) {
+    const value = values[field];
+    if (value === undefined || value === now[field]) continue;
+    const since = later.find((c) => c.fields.includes(field));
+    if (since) {
+      const exported = since.oldValues?.[field] ?? null;
+      if (value !== exported)
+        errors.push({ row, message: csvMessages.changedSinceExport(row, field, show(field, value), show(field, now[field])) });
+      continue;
+    }
+    fields.push(field);
+    oldValues[field] = now[field];
+    newValues[field] = value;
+  }
+  if (fields.length === 0) return undefined;
+  return { id: current.id, action: "UPDATE", fields, old: oldValues, new: newValues };
+}

@@ -1,0 +1,241 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../../db/client.js";
+import { withTransaction } from "../../db/tx.js";
+import type { EventBus } from "../../events.js";
+import { isDatabaseUnavailable } from "../../plugins/errors.js";
+import { BatchRaced, writeBatch } from "./import-batch.js";
+import {
+  advanceCursor,
+  chunkAt,
+  claimableJobs,
+  claimJob,
+  failJob,
+  finishJob,
+  type ImportJobRow,
+  recordBatch,
+  releaseJob,
+} from "./import-jobs.repo.js";
+
+export interface ImportRunnerOptions {
+  /** Rows a batch writes at most. */
+  maxBatchRows: number;
+  /** A batch's transaction aims at this long at most: the next batch gets fewer rows when one took longer. */
+  batchTargetMs: number;
+  /** How long a runner's claim lasts without a batch; then another process (or the next start) takes the import over. */
+  leaseMs: number;
+  /** How often to look for imports whose runner went away. */
+  pollMs: number;
+  /** The one server of an embedded database: imports still committing at start are this process's to resume, whatever their lease. */
+  ownsAll: boolean;
+  /** Diagnostics and tests only: a pause inside each batch's transaction (a crash can then land in the middle of one). */
+  pauseInBatchMs: number;
+}
+
+export const IMPORT_RUNNER_DEFAULTS: Omit<ImportRunnerOptions, "ownsAll"> = {
+  maxBatchRows: 500,
+  batchTargetMs: 100,
+  leaseMs: 15_000,
+  pollMs: 5_000,
+  pauseInBatchMs: 0,
+};
+
+/** The live event after batches, at most this often per import (clients catch up with ?since= on each). */
+const EVENT_EVERY_MS = 1_000;
+/** An import whose batches keep failing for another reason than an outage stops after this many tries in a row. */
+const MAX_FAILURES = 3;
+const IMPORT_NOTE = "CSV import";
+
+class LeaseLost extends Error {}
+
+/**
+ * Writes committed imports (durable jobs) in short transactions: each batch moves the import's
+ * cursor and writes its rows in one transaction, so a batch is written exactly once whoever runs
+ * it, and an import cut off by a crash resumes at its cursor. Between batches, on the embedded
+ * database (one connection for everything), the runner waits while any request is queued for the
+ * connection: taps, lookups and edits go first. On PostgreSQL it uses a pool of its own.
+ */
+export class ImportRunner {
+  readonly id = randomUUID();
+  private readonly running = new Map<string, Promise<void>>();
+  private poller: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly events: EventBus,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: ImportRunnerOptions,
+  ) {}
+
+  /** Resumes the imports cut off before this start, and keeps looking for ones whose runner went away. */
+  start(): void {
+    const look = () => {
+      if (this.closed) return;
+      void this.resumeWaiting(this.options.ownsAll && !this.poller).finally(() => {
+        if (!this.closed) this.poller = setTimeout(look, this.options.pollMs);
+      });
+    };
+    this.poller = setTimeout(look, 0);
+  }
+
+  /** Runs an import in this process if no other runner holds it; resolves once this process is done with it. */
+  run(id: string, force = false): Promise<void> {
+    const existing = this.running.get(id);
+    if (existing) return existing;
+    const run = this.claimAndRun(id, force).finally(() => this.running.delete(id));
+    this.running.set(id, run);
+    return run;
+  }
+
+  /** Stops after the batches in flight; imports not finished are left for another process or the next start. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.poller);
+    await Promise.allSettled(this.running.values());
+  }
+
+  private async resumeWaiting(force: boolean): Promise<void> {
+    try {
+      for (const id of await claimableJobs(this.database.bulk.db, force)) void this.run(id, force);
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) this.log.error({ err }, "looking for imports to resume failed");
+    }
+  }
+
+  private async claimAndRun(id: string, force: boolean): Promise<void> {
+    const job = await claimJob(this.database.bulk.db, id, this.id, this.options.leaseMs, force);
+    if (!job) return;
+    try {
+      await this.write(job);
+    } catch (err) {
+      if (err instanceof LeaseLost) return;
+      this.log.error({ err, importId: id }, "import failed");
+      await failJob(this.database.bulk.db, id, "The import stopped with an error; what it wrote so far can be undone").catch(() => {});
+    } finally {
+      if (this.closed) await releaseJob(this.database.bulk.db, id, this.id).catch(() => {});
+    }
+  }
+
+  private async write(job: ImportJobRow): Promise<void> {
+    const who = { userId: job.userId, userName: job.userName, ipAddress: job.ipAddress, importId: job.id, note: IMPORT_NOTE };
+    const event = new ThrottledEvent(this.events, job, EVENT_EVERY_MS);
+    let processed = job.processed;
+    let size = this.options.maxBatchRows;
+    let failures = 0;
+    try {
+      for (;;) {
+        if (this.closed) throw new LeaseLost();
+        await this.yieldToPeople();
+        const started = performance.now();
+        try {
+          const done = await this.batch(job, processed, size, who, event);
+          failures = 0;
+          if (done === null) return;
+          processed = done;
+        } catch (err) {
+          if (err instanceof LeaseLost) throw err;
+          if (err instanceof BatchRaced) continue;
+          if (isDatabaseUnavailable(err)) {
+            await delay(1_000);
+            continue;
+          }
+          if (++failures >= MAX_FAILURES) throw err;
+          this.log.warn({ err, importId: job.id }, "import batch failed; trying again");
+          await delay(200 * failures);
+          continue;
+        }
+        const took = performance.now() - started;
+        size = nextBatchSize(size, took, this.options);
+      }
+    } finally {
+      event.flush();
+    }
+  }
+
+  /**
+   * One transaction: the cursor from `from` (locking the import's row), up to `size` rows of one
+   * chunk written, their counts and errors recorded; the last batch also marks the import done.
+   * Answers the new cursor, or null once the import is done.
+   */
+  private async batch(
+    job: ImportJobRow,
+    from: number,
+    size: number,
+    who: Parameters<typeof writeBatch>[2],
+    event: ThrottledEvent,
+  ): Promise<number | null> {
+    return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
+      const chunk = from < job.rows ? await chunkAt(tx, job.id, from) : undefined;
+      const to = chunk ? Math.min(from + size, chunk.start + chunk.rowCount) : from;
+      if (!(await advanceCursor(tx, job.id, this.id, from, to, this.options.leaseMs))) throw new LeaseLost();
+      if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
+      if (chunk) {
+        const rows = chunk.rows.slice(from - chunk.start, to - chunk.start);
+        const written = await writeBatch(tx, job.id, who, { firstRowNumber: job.firstRow + from, rows });
+        await recordBatch(tx, job.id, written);
+        if (written.revision !== null) {
+          const revision = written.revision;
+          const count = written.created + written.updated;
+          afterCommit(() => event.add(count, revision));
+        }
+      }
+      if (to < job.rows) return to;
+      await finishJob(tx, job.id);
+      return null;
+    });
+  }
+
+  private yieldToPeople(): Promise<void> {
+    return yieldToPeople(this.database);
+  }
+}
+
+/**
+ * Embedded database: waits while a request is queued for the one connection (at most 2 s, so a
+ * shop that never pauses still gets its import written). PostgreSQL: bulk work has its own pool.
+ */
+export async function yieldToPeople(database: Database): Promise<void> {
+  if (database.kind !== "pglite") return;
+  for (let waited = 0; database.pool.waitingCount > 0 && waited < 2_000; waited += 2) await delay(2);
+}
+
+/** Fewer rows after a slow batch, more (up to the maximum) after a quick one. */
+export function nextBatchSize(size: number, tookMs: number, options: Pick<ImportRunnerOptions, "maxBatchRows" | "batchTargetMs">): number {
+  if (tookMs > options.batchTargetMs) return Math.max(20, Math.floor((size * options.batchTargetMs * 0.8) / tookMs));
+  if (tookMs < options.batchTargetMs / 2) return Math.min(options.maxBatchRows, Math.ceil(size * 1.5));
+  return size;
+}
+
+/** The `products_imported` event of an import's batches, sent at most every `everyMs` with their count and the latest revision. */
+class ThrottledEvent {
+  private count = 0;
+  private revision = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly events: EventBus,
+    private readonly job: ImportJobRow,
+    private readonly everyMs: number,
+  ) {}
+
+  add(count: number, revision: number): void {
+    this.count += count;
+    this.revision = Math.max(this.revision, revision);
+    this.timer ??= setTimeout(() => this.flush(), this.everyMs);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.count === 0) return;
+    this.events.emit("inventory_update", {
+      type: "products_imported",
+      data: { count: this.count, revision: this.revision, updated_by: this.job.userName },
+      timestamp: new Date().toISOString(),
+      userId: this.job.userId ?? 0,
+    });
+    this.count = 0;
+  }
+}
