@@ -185,7 +185,7 @@ describe("POST /api/products/import", () => {
     expect(rec.events).toEqual([]);
   });
 
-  it("leaves the database exactly as it was when a row fails inside the transaction", async () => {
+  it("leaves the database exactly as it was when a row fails inside its batch (each batch is one transaction)", async () => {
     const existing = await manager.create({ quantity_on_hand: 3 });
     const doomed = await manager.create({ barcode: newBarcode("FAIL"), quantity_on_hand: 1 });
     const rows = [
