@@ -1,6 +1,6 @@
 // Builds the server for `npm start`: the TypeScript sources bundled by esbuild into
-// <outdir>/main.mjs and the embedded database's host beside it (db-host.mjs), so a start loads
-// two files instead of compiling a hundred modules through tsx (packages stay in node_modules).
+// <outdir>/main.mjs, the embedded database's host (db-host.mjs) and the thread that reads large
+// import bodies (import-body-worker.mjs) beside it, so a start loads a few files instead of compiling a hundred modules through tsx (packages stay in node_modules).
 import { rmSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -8,7 +8,11 @@ import { build } from "esbuild";
 export async function buildServer(outdir = "dist/server") {
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { main: "src/server/main.ts", "db-host": "src/server/db/embedded/host.ts" },
+    entryPoints: {
+      main: "src/server/main.ts",
+      "db-host": "src/server/db/embedded/host.ts",
+      "import-body-worker": "src/server/modules/import/import-body.worker.ts",
+    },
     outdir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -44,12 +44,12 @@ export async function deletePart(db: Db, id: string, part: number): Promise<void
   await db.delete(importChunks).where(and(eq(importChunks.importId, id), eq(importChunks.part, part)));
 }
 
-/** Stores chunks of one part (each at most IMPORT_CHUNK_ROWS rows), numbered from `firstChunk`. */
-export async function insertChunks(db: Db, id: string, part: number, firstChunk: number, chunks: unknown[][]): Promise<void> {
+/** Stores chunks of one part (JSON arrays of at most IMPORT_CHUNK_ROWS rows, as text), numbered from `firstChunk`. */
+export async function insertChunks(db: Db, id: string, part: number, firstChunk: number, chunks: string[]): Promise<void> {
   await db.execute(sql`
     insert into import_chunks (import_id, part, chunk, row_count, rows)
     select ${id}::uuid, ${part}::int, ${firstChunk}::int + c.ordinality::int - 1, jsonb_array_length(c.value), c.value
-    from jsonb_array_elements(${jsonParam(chunks)}) with ordinality as c`);
+    from jsonb_array_elements(${`[${chunks.join(",")}]`}::text::jsonb) with ordinality as c`);
 }
 
 /** Recounts the rows staged in every part; answers the count. */
@@ -118,22 +118,6 @@ export async function claimableJobs(db: Db, force: boolean): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/**
- * The first statement of a batch's transaction: moves the cursor from `from` to `to` and renews
- * the lease, only while `runner` holds the import and the cursor is still at `from`. It locks the
- * import's row, so a second runner's batch waits, then finds the cursor moved and writes nothing.
- */
-export async function advanceCursor(tx: Db, id: string, runner: string, from: number, to: number, leaseMs: number): Promise<boolean> {
-  const rows = rowsOf<{ id: string }>(
-    await tx.execute(sql`
-      update imports set processed = ${to}::int, touched_at = now(),
-        lease_until = now() + make_interval(secs => ${leaseMs / 1000})
-      where id = ${id}::uuid and runner = ${runner} and processed = ${from}::int and status = 'committing'
-      returning id`),
-  );
-  return rows.length === 1;
-}
-
 /** The chunk holding row index `index` (rows in order across parts), with its rows. */
 export async function chunkAt(
   tx: Db,
@@ -157,17 +141,34 @@ export interface BatchOutcome {
   errors: Array<{ row: number; message: string }>;
 }
 
-/** Adds a batch's counts and row errors to its import. */
-export async function recordBatch(tx: Db, id: string, outcome: BatchOutcome): Promise<void> {
-  await tx.execute(sql`
-    update imports set created = created + ${outcome.created}::int, updated = updated + ${outcome.updated}::int,
-      skipped = skipped + ${outcome.skipped}::int, error_count = error_count + ${outcome.errors.length}::int
-    where id = ${id}::uuid`);
-  if (outcome.errors.length === 0) return;
+/**
+ * The last statements of a batch's transaction: moves the cursor from `from` to `to`, adds the
+ * batch's counts and renews the lease, only while `runner` holds the import and the cursor is
+ * still at `from`; then stores the row errors. False (the caller rolls back) when another runner
+ * has written this batch or taken the import: each row is written once, whoever runs it.
+ */
+export async function recordBatch(
+  tx: Db,
+  id: string,
+  batch: { runner: string; from: number; to: number; leaseMs: number },
+  outcome: BatchOutcome,
+): Promise<boolean> {
+  const moved = rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      update imports set processed = ${batch.to}::int, touched_at = now(),
+        lease_until = now() + make_interval(secs => ${batch.leaseMs / 1000}),
+        created = created + ${outcome.created}::int, updated = updated + ${outcome.updated}::int,
+        skipped = skipped + ${outcome.skipped}::int, error_count = error_count + ${outcome.errors.length}::int
+      where id = ${id}::uuid and runner = ${batch.runner} and processed = ${batch.from}::int and status = 'committing'
+      returning id`),
+  );
+  if (moved.length !== 1) return false;
+  if (outcome.errors.length === 0) return true;
   await tx.execute(sql`
     insert into import_errors (import_id, row, seq, message)
     select ${id}::uuid, e.row, (row_number() over (partition by e.row order by e.ord))::int, e.message
     from jsonb_to_recordset(${jsonParam(outcome.errors.map((e, ord) => ({ ...e, ord })))}) as e(row int, message text, ord int)`);
+  return true;
 }
 
 /** The import is written: done, its staged rows and keys dropped (its errors and counts stay). */

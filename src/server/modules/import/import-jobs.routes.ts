@@ -3,7 +3,8 @@ import type { ZodApp } from "../../app.js";
 import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
-import { addImportPart, commitImport, createImport, getImport, rowInputs } from "./import-jobs.js";
+import type { ImportBody } from "./import-body.js";
+import { addImportPart, commitImport, createImport, getImport } from "./import-jobs.js";
 
 const schemaBase = { tags: ["products"], security: [{ session: [] }] };
 const config = { permission: "canManageProducts" } as const;
@@ -42,10 +43,8 @@ export async function importJobRoutes(app: ZodApp): Promise<void> {
         response: { 200: importJobSchema, ...errorAnswers(400, 401, 403, 404, 409, 413) },
       },
     },
-    async (request) => {
-      const rows = await rowInputs(request.body.products);
-      return addImportPart(serviceContext(app, request), deps(), request.params.id, request.params.part, rows);
-    },
+    async (request) =>
+      addImportPart(serviceContext(app, request), deps(), request.params.id, request.params.part, request.body as unknown as ImportBody),
   );
 
   app.post(

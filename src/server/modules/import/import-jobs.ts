@@ -1,18 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { setImmediate as nextTurn } from "node:timers/promises";
-import {
-  IMPORT_JOB_MAX_ROWS,
-  type ImportJob,
-  type ImportResult,
-  type ImportRowInput,
-  importRowInputSchema,
-} from "../../../contract/import.js";
+import { IMPORT_JOB_MAX_ROWS, type ImportJob, type ImportResult } from "../../../contract/import.js";
 import type { ImportSummary } from "../../../contract/imports.js";
-import { AppError, badRequest, conflict, notFound } from "../../app-error.js";
+import { badRequest, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
+import type { ImportBody } from "./import-body.js";
 import {
   countOpenJobs,
   deletePart,
@@ -33,12 +27,8 @@ import { type ImportRunner, yieldToPeople } from "./import-runner.js";
 export const IMPORT_JOB_TTL_MS = 30 * 60_000;
 /** Staged imports one user may hold at once. */
 export const IMPORT_JOBS_PER_USER = 3;
-/** Rows per stored chunk: a batch never spans two chunks, so this is also the largest batch. */
-export const IMPORT_CHUNK_ROWS = 500;
 /** Chunks per insert statement while staging (a statement holds the embedded database's one connection). */
 const CHUNKS_PER_STATEMENT = 4;
-/** Rows checked between two turns of the event loop. */
-const ROWS_PER_TURN = 2_000;
 /** How often a call that waits for its import (the spec's single call) looks at it when another process writes it. */
 const WAIT_POLL_MS = 250;
 
@@ -68,18 +58,12 @@ function newJob(ctx: ServiceContext, firstRow: number): Promise<ImportJobRow> {
 }
 
 /** Stages one part (a part sent again replaces itself). */
-export async function addImportPart(
-  ctx: ServiceContext,
-  deps: ImportDeps,
-  id: string,
-  part: number,
-  rows: ImportRowInput[],
-): Promise<ImportJob> {
+export async function addImportPart(ctx: ServiceContext, deps: ImportDeps, id: string, part: number, body: ImportBody): Promise<ImportJob> {
   requirePermission(ctx, "canManageProducts");
   const job = await ownJob(ctx, id);
   if (job.status !== "staging") throw conflict("This import is already committed");
-  if (job.rows + rows.length > IMPORT_JOB_MAX_ROWS) throw badRequest(`At most ${IMPORT_JOB_MAX_ROWS} rows per import`);
-  await stagePart(deps.database, id, part, rows);
+  if (job.rows + body.rowCount > IMPORT_JOB_MAX_ROWS) throw badRequest(`At most ${IMPORT_JOB_MAX_ROWS} rows per import`);
+  await stagePart(deps.database, id, part, body);
   const received = await recountRows(ctx.db, id);
   if (received > IMPORT_JOB_MAX_ROWS) {
     await deletePart(ctx.db, id, part);
@@ -112,10 +96,10 @@ export async function getImport(ctx: ServiceContext, id: string): Promise<Import
  * The spec's single call: the rows as one import, written as a job, answered with its counts once
  * written. A process that stops meanwhile leaves the job to be resumed at the next start.
  */
-export async function importInOneCall(ctx: ServiceContext, deps: ImportDeps, rows: ImportRowInput[], firstRow = 2): Promise<ImportResult> {
+export async function importInOneCall(ctx: ServiceContext, deps: ImportDeps, body: ImportBody): Promise<ImportResult> {
   requirePermission(ctx, "canManageProducts");
-  const job = await newJob(ctx, firstRow);
-  await stagePart(deps.database, job.id, 0, rows);
+  const job = await newJob(ctx, body.firstRow ?? 2);
+  await stagePart(deps.database, job.id, 0, body);
   await recountRows(ctx.db, job.id);
   await withTransaction(ctx.db, (tx) => markCommitting(tx, job.id));
   await deps.runner.run(job.id);
@@ -141,28 +125,9 @@ async function ownJob(ctx: ServiceContext, id: string): Promise<ImportJobRow> {
   return job;
 }
 
-/**
- * The rows as import rows, checked a slice at a time (the event loop never stalls on a large
- * body); 400 with the first bad row's path, as a whole-body check would answer.
- */
-export async function rowInputs(rows: unknown[]): Promise<ImportRowInput[]> {
-  for (let i = 0; i < rows.length; i++) {
-    if (i % ROWS_PER_TURN === 0 && i > 0) await nextTurn();
-    const check = importRowInputSchema.safeParse(rows[i]);
-    if (!check.success) {
-      const issue = check.error.issues[0];
-      const path = ["products", i, ...(issue?.path ?? [])].join(".");
-      const message = `Invalid row ${i + 1}: ${issue?.message ?? "not an object of CSV columns"}`;
-      throw new AppError(400, message, { details: [{ path, message }] });
-    }
-  }
-  return rows as ImportRowInput[];
-}
-
-/** Stores a part's rows in chunks, on the bulk path, a few chunks per statement. */
-async function stagePart(database: Database, id: string, part: number, rows: ImportRowInput[]): Promise<void> {
-  const chunks: ImportRowInput[][] = [];
-  for (let i = 0; i < rows.length; i += IMPORT_CHUNK_ROWS) chunks.push(rows.slice(i, i + IMPORT_CHUNK_ROWS));
+/** Stores a part's chunks (JSON text, import-body.ts) on the bulk path, a few chunks per statement. */
+async function stagePart(database: Database, id: string, part: number, body: ImportBody): Promise<void> {
+  const chunks = body.chunks;
   const db = database.bulk.db;
   await deletePart(db, id, part);
   for (let c = 0; c < chunks.length; c += CHUNKS_PER_STATEMENT) {

@@ -6,17 +6,7 @@ import { withTransaction } from "../../db/tx.js";
 import type { EventBus } from "../../events.js";
 import { isDatabaseUnavailable } from "../../plugins/errors.js";
 import { BatchRaced, writeBatch } from "./import-batch.js";
-import {
-  advanceCursor,
-  chunkAt,
-  claimableJobs,
-  claimJob,
-  failJob,
-  finishJob,
-  type ImportJobRow,
-  recordBatch,
-  releaseJob,
-} from "./import-jobs.repo.js";
+import { chunkAt, claimableJobs, claimJob, failJob, finishJob, type ImportJobRow, recordBatch, releaseJob } from "./import-jobs.repo.js";
 
 export interface ImportRunnerOptions {
   /** Rows a batch writes at most. */
@@ -155,9 +145,9 @@ export class ImportRunner {
   }
 
   /**
-   * One transaction: the cursor from `from` (locking the import's row), up to `size` rows of one
-   * chunk written, their counts and errors recorded; the last batch also marks the import done.
-   * Answers the new cursor, or null once the import is done.
+   * One transaction: up to `size` rows of one chunk written, then the cursor moved from `from`
+   * with the batch's counts and errors (rolled back when another runner got there first); the
+   * last batch also marks the import done. Answers the new cursor, or null once the import is done.
    */
   private async batch(
     job: ImportJobRow,
@@ -169,17 +159,15 @@ export class ImportRunner {
     return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
       const chunk = from < job.rows ? await chunkAt(tx, job.id, from) : undefined;
       const to = chunk ? Math.min(from + size, chunk.start + chunk.rowCount) : from;
-      if (!(await advanceCursor(tx, job.id, this.id, from, to, this.options.leaseMs))) throw new LeaseLost();
       if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
-      if (chunk) {
-        const rows = chunk.rows.slice(from - chunk.start, to - chunk.start);
-        const written = await writeBatch(tx, job.id, who, { firstRowNumber: job.firstRow + from, rows });
-        await recordBatch(tx, job.id, written);
-        if (written.revision !== null) {
-          const revision = written.revision;
-          const count = written.created + written.updated;
-          afterCommit(() => event.add(count, revision));
-        }
+      const rows = chunk ? chunk.rows.slice(from - chunk.start, to - chunk.start) : [];
+      const written = await writeBatch(tx, job.id, who, { firstRowNumber: job.firstRow + from, rows });
+      const batch = { runner: this.id, from, to, leaseMs: this.options.leaseMs };
+      if (!(await recordBatch(tx, job.id, batch, written))) throw new LeaseLost();
+      if (written.revision !== null) {
+        const revision = written.revision;
+        const count = written.created + written.updated;
+        afterCommit(() => event.add(count, revision));
       }
       if (to < job.rows) return to;
       await finishJob(tx, job.id);
@@ -201,9 +189,14 @@ export async function yieldToPeople(database: Database): Promise<void> {
   for (let waited = 0; database.pool.waitingCount > 0 && waited < 2_000; waited += 2) await delay(2);
 }
 
+/** Below this a batch is mostly its fixed statements: a slow machine gets batches of this size, not smaller. */
+const MIN_BATCH_ROWS = 100;
+
 /** Fewer rows after a slow batch, more (up to the maximum) after a quick one. */
 export function nextBatchSize(size: number, tookMs: number, options: Pick<ImportRunnerOptions, "maxBatchRows" | "batchTargetMs">): number {
-  if (tookMs > options.batchTargetMs) return Math.max(20, Math.floor((size * options.batchTargetMs * 0.8) / tookMs));
+  if (tookMs > options.batchTargetMs) {
+    return Math.min(options.maxBatchRows, Math.max(MIN_BATCH_ROWS, Math.floor((size * options.batchTargetMs * 0.8) / tookMs)));
+  }
   if (tookMs < options.batchTargetMs / 2) return Math.min(options.maxBatchRows, Math.ceil(size * 1.5));
   return size;
 }

@@ -1,16 +1,58 @@
+import type { FastifyRequest, FastifySchemaCompiler } from "fastify";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { importBodySchema, importPreviewSchema, importQuerySchema, importResultSchema } from "../../../contract/import.js";
+import {
+  type ImportRowInput,
+  importBodySchema,
+  importPreviewSchema,
+  importQuerySchema,
+  importResultSchema,
+} from "../../../contract/import.js";
 import type { ZodApp } from "../../app.js";
+import { AppError } from "../../app-error.js";
 import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import { previewImport } from "./import.service.js";
-import { importInOneCall, rowInputs } from "./import-jobs.js";
+import { ImportBody, readImportBody } from "./import-body.js";
+import { importInOneCall } from "./import-jobs.js";
 import { importJobRoutes } from "./import-jobs.routes.js";
 import { importsRoutes } from "./imports.routes.js";
 
-/** POST /api/products/import (API contract, Import and Import preview). */
+/** A body the import routes' parser read (ImportBody) passes; anything else is checked by its zod schema. */
+const bodyValidator: FastifySchemaCompiler<z.ZodType> = (route) => {
+  if (route.httpPart !== "body") return validatorCompiler(route);
+  return (data) => (data instanceof ImportBody ? { value: data } : { error: new AppError(400, "products must be a list of rows") });
+};
+
+/**
+ * The import routes, in a scope whose JSON bodies are read by readImportBody: a large body is
+ * parsed, checked and cut into chunks in a worker thread, never in one piece on the event loop.
+ */
 export async function importRoutes(app: ZodApp): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser("application/json");
+    scope.addContentTypeParser(
+      "application/json",
+      { parseAs: "buffer", bodyLimit: IMPORT_BODY_LIMIT_BYTES },
+      async (_request: FastifyRequest, body: Buffer) => {
+        // An empty body (POST .../commit) is no body, as on every other route.
+        if (body.length < 64 && body.toString("utf8").trim() === "") return undefined;
+        const read = await readImportBody(body);
+        if (!read.ok) throw new AppError(400, read.message, { details: read.details });
+        return new ImportBody(read.chunks, read.rowCount, read.firstRow);
+      },
+    );
+    scope.setValidatorCompiler(bodyValidator);
+    const zscope = scope.withTypeProvider<ZodTypeProvider>();
+    await importCallRoutes(zscope);
+    await importJobRoutes(zscope);
+    await importsRoutes(zscope);
+  });
+}
+
+/** POST /api/products/import (API contract, Import and Import preview). */
+async function importCallRoutes(app: ZodApp): Promise<void> {
   app.post(
     "/products/import",
     {
@@ -34,12 +76,9 @@ export async function importRoutes(app: ZodApp): Promise<void> {
     },
     async (request) => {
       const ctx = serviceContext(app, request);
-      const { first_row: firstRow } = request.body;
-      const products = await rowInputs(request.body.products);
-      if (request.query.dry_run) return previewImport(ctx, products, firstRow);
-      return importInOneCall(ctx, { database: app.database, runner: app.importRunner }, products, firstRow);
+      const body = request.body as unknown as ImportBody;
+      if (request.query.dry_run) return previewImport(ctx, (await body.rows()) as ImportRowInput[], body.firstRow);
+      return importInOneCall(ctx, { database: app.database, runner: app.importRunner }, body);
     },
   );
-  await importJobRoutes(app);
-  await importsRoutes(app);
 }

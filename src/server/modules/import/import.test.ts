@@ -246,6 +246,23 @@ describe("POST /api/products/import", () => {
     expect(await productByBarcode(row.barcode)).toBeUndefined();
   });
 
+  it("reads a large body in a worker thread: its rows import, and a bad row in it answers 400 with its path", async () => {
+    const prefix = newBarcode("BIG");
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      barcode: `${prefix}-${i}`,
+      product_name: `Large Body Card ${i} ${"x".repeat(60)}`,
+      vendor: "Topps",
+      quantity_on_hand: "2",
+    }));
+    expect(JSON.stringify({ products: rows }).length).toBeGreaterThan(256 * 1024);
+    const res = await importRows(manager, rows);
+    expect(res.json()).toMatchObject({ created: 3000, updated: 0, skipped: 0, errors: [] });
+    expect(await productByBarcode(`${prefix}-2999`)).toMatchObject({ quantityOnHand: 2 });
+    const bad = await importRows(manager, [...rows.slice(0, 2999), { barcode: { nested: true } }]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ details: [{ path: "products.2999.barcode" }] });
+  });
+
   it("answers 400 when products is not a list, and 413 for a body that is too large", async () => {
     expect((await manager.post("/api/products/import", { products: "nope" })).statusCode).toBe(400);
     expect((await manager.post("/api/products/import", {})).statusCode).toBe(400);

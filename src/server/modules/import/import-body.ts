@@ -1,0 +1,121 @@
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { z } from "zod";
+import { IMPORT_MAX_ROWS, importRowInputSchema } from "../../../contract/import.js";
+import { runningBuilt } from "../../paths.js";
+
+/** Rows per stored chunk: a batch never spans two chunks, so this is also the largest batch. */
+export const IMPORT_CHUNK_ROWS = 500;
+/** Bodies from this size on are read in a worker thread: JSON.parse of a 50,000-row body alone holds a thread for 60-80 ms. */
+const WORKER_FROM_BYTES = 256 * 1024;
+
+/**
+ * An import body as read off the event loop: its rows checked for shape and cut into chunks of
+ * JSON text, stored as they are (the database parses them) and parsed here only for a dry run.
+ */
+export class ImportBody {
+  constructor(
+    readonly chunks: string[],
+    readonly rowCount: number,
+    readonly firstRow: number | undefined,
+  ) {}
+
+  /** The rows, parsed a chunk at a time (a dry run plans them here). */
+  async rows(): Promise<unknown[]> {
+    const rows: unknown[] = [];
+    for (const chunk of this.chunks) {
+      rows.push(...(JSON.parse(chunk) as unknown[]));
+      await new Promise((r) => setImmediate(r));
+    }
+    return rows;
+  }
+}
+
+/** What reading a body answers: the chunks, or a 400's message and details. */
+export type ReadBody =
+  | { ok: true; chunks: string[]; rowCount: number; firstRow: number | undefined }
+  | { ok: false; message: string; details: Array<{ path: string; message: string }> };
+
+const envelope = z.object({
+  products: z.array(z.unknown()),
+  first_row: z.number().int().min(2).optional(),
+});
+
+/** Parses and checks a body (the worker's job; also run in-thread for small bodies). */
+export function readBody(text: string): ReadBody {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: false, message: "Body is not valid JSON", details: [] };
+  }
+  const shape = envelope.safeParse(parsed);
+  if (!shape.success) {
+    const issue = shape.error.issues[0];
+    const path = issue?.path.join(".") || "body";
+    const message = path === "products" || path === "body" ? "products must be a list of rows" : `${path}: ${issue?.message}`;
+    return { ok: false, message, details: [{ path, message }] };
+  }
+  const { products, first_row: firstRow } = shape.data;
+  if (products.length > IMPORT_MAX_ROWS) {
+    const message = `At most ${IMPORT_MAX_ROWS} rows per call`;
+    return { ok: false, message, details: [{ path: "products", message }] };
+  }
+  for (let i = 0; i < products.length; i++) {
+    const row = importRowInputSchema.safeParse(products[i]);
+    if (!row.success) {
+      const issue = row.error.issues[0];
+      const path = ["products", i, ...(issue?.path ?? [])].join(".");
+      const message = `Invalid row ${i + 1}: ${issue?.message ?? "not an object of CSV columns"}`;
+      return { ok: false, message, details: [{ path, message }] };
+    }
+  }
+  const chunks: string[] = [];
+  for (let i = 0; i < products.length; i += IMPORT_CHUNK_ROWS) chunks.push(JSON.stringify(products.slice(i, i + IMPORT_CHUNK_ROWS)));
+  return { ok: true, chunks, rowCount: products.length, firstRow };
+}
+
+/** The worker: built beside the server (scripts/build-server.mjs), or its source loaded through tsx's loader. */
+function startWorker(): Worker {
+  if (runningBuilt) return new Worker(fileURLToPath(new URL("./import-body-worker.mjs", import.meta.url)));
+  const source = new URL("./import-body.worker.ts", import.meta.url).href;
+  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`, {
+    eval: true,
+  });
+}
+
+let worker: Worker | undefined;
+let nextId = 0;
+const waiting = new Map<number, (answer: ReadBody) => void>();
+
+function bodyWorker(): Worker {
+  if (worker) return worker;
+  const w = startWorker();
+  w.unref();
+  w.on("message", ({ id, answer }: { id: number; answer: ReadBody }) => {
+    waiting.get(id)?.(answer);
+    waiting.delete(id);
+  });
+  const fail = (err: unknown) => {
+    worker = undefined;
+    const answer: ReadBody = { ok: false, message: `The body could not be read: ${String(err)}`, details: [] };
+    for (const resolve of waiting.values()) resolve(answer);
+    waiting.clear();
+  };
+  w.on("error", fail);
+  w.on("exit", (code) => code !== 0 && fail(`exit ${code}`));
+  worker = w;
+  return w;
+}
+
+/** Reads an import body: in a worker thread when large, so the event loop never holds it in one piece. */
+export function readImportBody(body: Buffer): Promise<ReadBody> {
+  if (body.length < WORKER_FROM_BYTES) return Promise.resolve(readBody(body.toString("utf8")));
+  const id = nextId++;
+  return new Promise((resolve) => {
+    waiting.set(id, resolve);
+    // The buffer's memory moves to the worker: nothing is copied on this thread.
+    const copy = new Uint8Array(body.buffer, body.byteOffset, body.byteLength).slice();
+    bodyWorker().postMessage({ id, body: copy }, [copy.buffer]);
+  });
+}
