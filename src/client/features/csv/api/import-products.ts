@@ -50,15 +50,19 @@ export async function previewInParts(rows: ImportRow[], onProgress: (fraction: n
 const POLL_MS = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How an import in parts is going: the share of rows sent, then the share the server has written. */
+export interface ImportProgress {
+  sent: number;
+  saving: boolean;
+  saved?: number;
+}
+
 /**
- * A file of several parts: staged part by part, then committed together by the server in one
- * transaction (all rows or none). `onProgress` hears the share of rows sent (0 to 1), then
- * "saving" while the server writes them. Every call answers within seconds.
+ * A file of several parts: staged part by part, then committed: the server writes it as a durable
+ * job in short transactions (resumed after a restart). `onProgress` hears the share of rows sent
+ * (0 to 1), then the share written while the server writes them. Every call answers within seconds.
  */
-export async function importInParts(
-  rows: ImportRow[],
-  onProgress: (state: { sent: number; saving: boolean }) => void,
-): Promise<ImportResult> {
+export async function importInParts(rows: ImportRow[], onProgress: (state: ImportProgress) => void): Promise<ImportResult> {
   const job = await apiFetch<ImportJob>("/api/products/import/jobs", { method: "POST" });
   const parts = partsOf(rows);
   for (const [i, part] of parts.entries()) {
@@ -70,12 +74,13 @@ export async function importInParts(
   while (state.status === "committing" || state.status === "staging") {
     await sleep(POLL_MS);
     state = await apiFetch<ImportJob>(`/api/products/import/jobs/${job.id}`);
+    if (state.processed !== undefined && state.received > 0) onProgress({ sent: 1, saving: true, saved: state.processed / state.received });
   }
-  if (state.status === "failed" || !state.result) throw new Error(state.error ?? "The import could not be saved; nothing was imported");
+  if (state.status === "failed" || !state.result) throw new Error(state.error ?? "The import could not be saved");
   return state.result;
 }
 
 /** One call for a file of one part, else parts. */
-export function importFile(rows: ImportRow[], onProgress: (state: { sent: number; saving: boolean }) => void): Promise<ImportResult> {
+export function importFile(rows: ImportRow[], onProgress: (state: ImportProgress) => void): Promise<ImportResult> {
   return rows.length <= IMPORT_PART_ROWS ? importProducts(rows) : importInParts(rows, onProgress);
 }

@@ -23,7 +23,7 @@ type Phase =
   | { kind: "parsed"; fileName: string; parsed: ParsedCsv; checked: CheckedRows }
   | { kind: "checking"; fileName: string; parsed: ParsedCsv; checked: CheckedRows; progress: number }
   | { kind: "diff"; fileName: string; parsed: ParsedCsv; checked: CheckedRows; preview: ImportPreview }
-  | { kind: "importing"; fileName: string; count: number; sent: number; saving: boolean }
+  | { kind: "importing"; fileName: string; count: number; sent: number; saving: boolean; saved?: number }
   | { kind: "done"; result: ImportResult };
 
 export interface CsvDialogProps {
@@ -149,8 +149,10 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
                   ? `Saving ${phase.count.toLocaleString("en-US")} products from ${phase.fileName}...`
                   : `Importing ${phase.count.toLocaleString("en-US")} products from ${phase.fileName}...`}
               </p>
-              {/* Sending the parts fills the bar; saving them (one transaction) shows as indeterminate. */}
-              {phase.saving || phase.sent === 0 ? (
+              {/* Sending the parts fills the bar, then the server's writing of them fills it again. */}
+              {phase.saving && phase.saved !== undefined ? (
+                <progress className="w-full" aria-label="Import progress" max={1} value={phase.saved} />
+              ) : phase.saving || phase.sent === 0 ? (
                 <progress className="w-full" aria-label="Import progress" />
               ) : (
                 <progress className="w-full" aria-label="Import progress" max={1} value={phase.sent} />
