@@ -119,6 +119,59 @@ test("a valid file: dry-run diff, confirm, 'Import Complete!' with the counts, p
   await expect(page.getByText(`${tag} New, Two`)).toBeVisible();
 });
 
+test("an import undone from its outcome and listed in Recent imports: fields back, new product disabled, a sale since kept and reported", async ({
+  page,
+}) => {
+  const tag = uniqueName("undo");
+  const renamed = await createProduct(api, { product_name: `${tag} Renamed`, vendor: "Topps", release_year: 2024, quantity_on_hand: 5 });
+  const restocked = await createProduct(api, {
+    product_name: `${tag} Restocked`,
+    vendor: "Topps",
+    release_year: 2024,
+    quantity_on_hand: 5,
+  });
+  const fresh = uniqueEan13();
+  const csv = [
+    CSV_COLUMNS.join(","),
+    `${renamed.barcode},${tag} Renamed,Panini,2024,5,true`,
+    `${restocked.barcode},${tag} Restocked,Topps,2024,9,true`,
+    `${fresh},${tag} Fresh,Leaf,2024,3,true`,
+  ].join("\n");
+  const dialog = await openCsvDialog(page);
+  await dialog.getByLabel("Choose a CSV file").setInputFiles({ name: "undo.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await dialog.getByRole("button", { name: "Import 3 Products" }).click();
+  await dialog.getByTestId("import-diff").getByRole("button", { name: "Confirm Import" }).click();
+  const result = dialog.getByTestId("import-result");
+  await expect(result.getByTestId("import-updated")).toHaveText("2");
+  await expect(result.getByTestId("import-created")).toHaveText("1");
+
+  // A sale after the import: the stock the import set is no longer its own to take back.
+  const sold = await api.put(`/api/products/${restocked.id}/quantity`, { data: { quantity_change: -1, reason: "Sold" } });
+  expect(sold.ok()).toBe(true);
+
+  await result.getByRole("button", { name: "Undo this import" }).click();
+  await dialog.getByRole("button", { name: "Yes, undo import" }).click();
+  const undone = dialog.getByTestId("undo-result");
+  await expect(undone).toContainText("Reverted 1 product, disabled 1");
+  await expect(undone.getByTestId("not-reverted")).toContainText(`${tag} Restocked`);
+  await expect(undone.getByTestId("not-reverted")).toContainText("Changed since the import (quantity_on_hand): left as it is");
+
+  const products = await allProducts();
+  expect(products.find((p) => p.id === renamed.id)).toMatchObject({ vendor: "Topps" });
+  expect(products.find((p) => p.id === restocked.id)).toMatchObject({ quantity_on_hand: 8 });
+  expect(products.find((p) => p.barcode === fresh)).toMatchObject({ is_active: false });
+
+  // The list of recent imports shows it as undone, without an Undo button.
+  await dialog.getByRole("button", { name: "Recent imports" }).click();
+  const imports = (await (await api.get("/api/imports?limit=100")).json()) as Array<{ id: string; undone_at: string | null }>;
+  // The only test that undoes an import.
+  const mine = imports.find((i) => i.undone_at !== null);
+  expect(mine).toBeDefined();
+  const row = dialog.locator(`[data-import-id="${mine?.id}"]`);
+  await expect(row.getByTestId("import-status")).toHaveText(/Undone/);
+  await expect(row.getByTestId("undo-import")).toHaveCount(0);
+});
+
 test("a failing import says 'Import failed: ...'", async ({ page }) => {
   const dialog = await openCsvDialog(page);
   const barcode = uniqueEan13();
