@@ -181,14 +181,15 @@ export class ImportRunner {
 }
 
 /**
- * Embedded database: waits while a request is queued for the one connection (at most 2 s, so a
- * shop that never pauses still gets its import written). PostgreSQL: bulk work has its own pool.
+ * Embedded database: lets the requests queued for the one connection go first. The pool serves
+ * its queue in order, so a batch asking after them waits for them anyway; this only waits a
+ * moment longer while more keep coming (at most 50 ms, so a busy shop's import still moves).
+ * PostgreSQL: bulk work has its own pool.
  */
 export async function yieldToPeople(database: Database): Promise<void> {
   if (database.kind !== "pglite") return;
-  for (let waited = 0; database.pool.waitingCount > 0 && waited < 2_000; waited += 2) await delay(2);
+  for (let waited = 0; database.pool.waitingCount > 0 && waited < 50; waited += 5) await delay(5);
 }
-
 /** Below this a batch is mostly its fixed statements: a slow machine gets batches of this size, not smaller. */
 const MIN_BATCH_ROWS = 100;
 

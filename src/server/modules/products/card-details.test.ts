@@ -205,7 +205,7 @@ describe("CSV import of card details", () => {
   it("creates products with the detail columns (amounts as 12.50, names in any case)", async () => {
     const barcode = newBarcode("CSV");
     const res = await importRows([specRow(barcode, detailCells)]);
-    expect(res.json<ImportResult>()).toEqual({ created: 1, updated: 0, skipped: 0, errors: [] });
+    expect(res.json<ImportResult>()).toEqual({ created: 1, updated: 0, skipped: 0, errors: [], import_id: expect.any(String) });
     expect(await lookup(barcode)).toMatchObject({ ...SLAB, condition: "Near Mint", cost: 9950 });
     const [created] = await auditOf((await lookup(barcode)).id);
     expect(created?.newValues).toMatchObject({ price: 15000, grader: "PSA", location: "Case 2" });
@@ -220,9 +220,9 @@ describe("CSV import of card details", () => {
       quantity_on_hand: 1,
     });
     const same = await importRows([specRow(p.barcode)]);
-    expect(same.json<ImportResult>()).toEqual({ created: 0, updated: 0, skipped: 1, errors: [] });
+    expect(same.json<ImportResult>()).toEqual({ created: 0, updated: 0, skipped: 1, errors: [], import_id: expect.any(String) });
     const res = await importRows([specRow(p.barcode, { vendor: "Topps" })]);
-    expect(res.json<ImportResult>()).toEqual({ created: 0, updated: 1, skipped: 0, errors: [] });
+    expect(res.json<ImportResult>()).toEqual({ created: 0, updated: 1, skipped: 0, errors: [], import_id: expect.any(String) });
     expect(await lookup(p.barcode)).toMatchObject({ ...SLAB, vendor: "Topps" });
     expect((await auditOf(p.id)).at(-1)).toMatchObject({ changedFields: ["vendor"], oldValues: { vendor: "Panini" } });
   });
@@ -241,7 +241,7 @@ describe("CSV import of card details", () => {
       changes: { price: [15000, 16000], location: ["Case 2", null] },
     });
     const res = await importRows([specRow(p.barcode, { price: "160", location: "", grade: "10" })]);
-    expect(res.json<ImportResult>()).toEqual({ created: 0, updated: 1, skipped: 0, errors: [] });
+    expect(res.json<ImportResult>()).toEqual({ created: 0, updated: 1, skipped: 0, errors: [], import_id: expect.any(String) });
     expect(await lookup(p.barcode)).toMatchObject({ ...SLAB, price: 16000, location: null });
     expect((await auditOf(p.id)).at(-1)).toMatchObject({
       changedFields: ["price", "location"],
@@ -262,6 +262,7 @@ describe("CSV import of card details", () => {
     ];
     const res = await importRows(rows);
     expect(res.json<ImportResult>()).toEqual({
+      import_id: expect.any(String),
       created: 1,
       updated: 0,
       skipped: 5,

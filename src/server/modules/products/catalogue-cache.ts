@@ -33,13 +33,25 @@ export interface CatalogueCacheOptions {
   pollMs: number;
   /**
    * A background build starts no sooner than this after the previous build ended: under constant
-   * change the list is built about once per (build time + quietMs), never back to back (on the
-   * embedded database the list statement holds its only connection while it runs).
+   * change the list is built about once per (build time + quietMs), never back to back.
    */
   quietMs: number;
+  /**
+   * A catch-up is answered without a statement of its own while the last look at the watermark
+   * (the poll's, or a build's start) is at most this old and found the snapshot close enough.
+   */
+  trustMs: number;
 }
 
-export const CATALOGUE_CACHE_DEFAULTS: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 1_000, quietMs: 5_000 };
+export const CATALOGUE_CACHE_DEFAULTS: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 1_000, quietMs: 5_000, trustMs: 5_000 };
+
+/**
+ * The embedded database has one connection for everything, and the list statement holds it for
+ * seconds at 100,000 products (taps wait behind it): built at most about every 10 s plus the
+ * build under constant change. The poll waits behind that statement too, so its last look may be
+ * as old as a build.
+ */
+export const CATALOGUE_CACHE_EMBEDDED: CatalogueCacheOptions = { ...CATALOGUE_CACHE_DEFAULTS, quietMs: 10_000, trustMs: 8_000 };
 
 type Log = Pick<FastifyBaseLogger, "warn" | "info">;
 
@@ -47,6 +59,13 @@ interface Build {
   /** Builds are numbered in the order they start. */
   seq: number;
   done: Promise<CatalogueSnapshot>;
+}
+
+/** What the last look at the watermark found: how many products changed after `snapshot`, and when. */
+interface Look {
+  snapshot: CatalogueSnapshot;
+  behind: number;
+  at: number;
 }
 
 /**
@@ -57,18 +76,20 @@ interface Build {
  * sent while it is at most `maxBehind` changes behind.
  *
  * Kept warm (start() at server start, stop() on close): the first snapshot is built right away,
- * and the watermark is polled so a change made here or by another server process on the same
- * PostgreSQL (or an import between its events) makes a new snapshot in the background soon
- * after, at most one per `quietMs` after the last while changes keep coming. A request is then
- * answered from a snapshot that is current or a few changes behind; it waits only for the build
- * already running when there is no snapshot yet, or when it is far behind (a large import).
- * One build at a time, requests' and background ones alike: at most two lists in memory.
+ * and the watermark is polled, so a change made here or by another server process on the same
+ * PostgreSQL (or an import's rows, between its events) makes a new snapshot in the background
+ * soon after: at once after a quiet spell, then at most one per `quietMs` after the last while
+ * changes keep coming. A catch-up is answered from the snapshot, with no statement of its own
+ * while the poll's look is recent; it waits only when there is no snapshot yet or it is far
+ * behind (then for the build in progress, or a new one). One build at a time, requests' and
+ * background ones alike: at most two lists in memory.
  */
 export class CatalogueCache {
   private snapshot: CatalogueSnapshot | null = null;
   private building: Build | null = null;
   private started = 0;
   private lastEnded = 0;
+  private look: Look | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private ticking: Promise<void> | null = null;
@@ -95,6 +116,17 @@ export class CatalogueCache {
     this.timer = null;
     await this.ticking;
     await this.building?.done.catch(() => {});
+  }
+
+  /**
+   * The snapshot, when kept warm and a recent look found it at most `maxBehind` changes behind:
+   * a catch-up needs no statement then (on the embedded database it would wait behind a build).
+   */
+  recent(): CatalogueSnapshot | null {
+    const { snapshot, look } = this;
+    if (!this.running || !snapshot || look?.snapshot !== snapshot) return null;
+    if (Date.now() - look.at > this.options.trustMs || look.behind > this.options.maxBehind) return null;
+    return snapshot;
   }
 
   /** A snapshot good enough for a client at catalogue watermark `watermark` (it catches up with ?since= afterwards). */
@@ -159,31 +191,37 @@ export class CatalogueCache {
     this.timer.unref();
   }
 
-  /** One look at the watermark; a background build when the snapshot is behind and the quiet time has passed. */
+  /**
+   * One look at the watermark (also while a build runs, so catch-ups keep a recent look), and a
+   * background build when the snapshot is behind and the quiet time after the last build is over.
+   */
   private async tick(): Promise<void> {
     let next = this.options.pollMs;
     try {
-      if (this.building) return;
       const current = this.snapshot;
       if (current) {
+        const at = Date.now();
         const watermark = await this.source.watermark();
+        const behind = watermark <= current.revision ? 0 : await this.source.changedSince(current.revision, this.options.maxBehind + 1);
+        if (this.snapshot === current) this.look = { snapshot: current, behind, at };
         if (this.pollFailing) this.log?.info("catalogue: the database answers again");
         this.pollFailing = false;
         if (watermark <= current.revision) return;
       }
+      if (this.building || !this.running) return;
       const wait = this.lastEnded + this.options.quietMs - Date.now();
       if (current && wait > 0) {
         next = Math.min(next, wait);
         return;
       }
-      if (!this.running) return;
       try {
         await this.rebuild();
         if (this.buildFailing) this.log?.info("catalogue: the snapshot is built again");
         this.buildFailing = false;
       } catch (err) {
-        // Tried again after the quiet time; meanwhile requests build for themselves if they must.
-        if (this.running) this.log?.warn({ err }, "catalogue: background build of the snapshot failed");
+        // Tried again after the quiet time (logged once until it works again); meanwhile requests
+        // build for themselves if they must.
+        if (!this.buildFailing && this.running) this.log?.warn({ err }, "catalogue: background build of the snapshot failed");
         this.buildFailing = true;
         next = Math.max(next, this.options.quietMs);
       }
@@ -196,6 +234,7 @@ export class CatalogueCache {
   }
 
   private async build(): Promise<CatalogueSnapshot> {
+    const at = Date.now();
     const { revision, exact, json } = await this.source.build();
     const body = Buffer.from(json);
     const [br, gz] = await Promise.all([
@@ -212,7 +251,11 @@ export class CatalogueCache {
     };
     // Builds run one at a time, so this one is the newest; at an equal revision an exact one is kept.
     const kept = this.snapshot;
-    if (!kept || kept.revision < revision || (kept.revision === revision && (exact || kept.etag === undefined))) this.snapshot = snapshot;
+    if (!kept || kept.revision < revision || (kept.revision === revision && (exact || kept.etag === undefined))) {
+      this.snapshot = snapshot;
+      // Complete up to the watermark read as the build began: nothing behind as of then.
+      this.look = { snapshot, behind: 0, at };
+    }
     return snapshot;
   }
 }

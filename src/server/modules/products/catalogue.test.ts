@@ -1,12 +1,15 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { InventoryUpdate } from "../../../contract/events.js";
 import type { Product, ProductsSince } from "../../../contract/products.js";
+import { buildApp } from "../../app.js";
+import { testConfig } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
 import { signedIn } from "../../test/factories.js";
-import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { createTestApp, createTestDatabase, type TestApp } from "../../test/test-app.js";
+import { CATALOGUE_CACHE_DEFAULTS, CATALOGUE_CACHE_EMBEDDED } from "./catalogue-cache.js";
 import { caller, newBarcode, recordEvents } from "./products.test-support.js";
 
 /** Revisions, catch-up, ETag and compression of the catalogue, and events carrying the committed product. */
@@ -174,6 +177,79 @@ describe("the shared snapshot (?catch_up=true)", () => {
   });
 });
 
+describe("the shared snapshot, kept warm by the server", () => {
+  const catchUpList = () => t.app.inject({ method: "GET", url: "/api/products?catch_up=true", headers: { cookie: managerCookie } });
+  const revisionOf = (res: { headers: Record<string, unknown> }) => Number(res.headers["x-catalogue-revision"]);
+
+  it("takes in a change within seconds, built in the background: no request builds it", async () => {
+    const p = await manager.create();
+    // Each of these catch-ups is one change behind at most, so it is answered from the snapshot
+    // as it is (never built for it): the revision moves only when a background build ends.
+    let seen = 0;
+    const started = Date.now();
+    await vi.waitFor(
+      async () => {
+        const res = await catchUpList();
+        expect(res.statusCode).toBe(200);
+        seen = revisionOf(res);
+        expect(seen).toBeGreaterThanOrEqual(p.revision);
+        expect(res.json<Product[]>().find((x) => x.id === p.id)).toEqual(p);
+      },
+      { timeout: 25_000, interval: 100 },
+    );
+    // Within the quiet time after the build before (a plain list's, in the test above), a poll and the build.
+    const { quietMs, pollMs } = t.database.kind === "pglite" ? CATALOGUE_CACHE_EMBEDDED : CATALOGUE_CACHE_DEFAULTS;
+    expect(Date.now() - started).toBeLessThan(quietMs + pollMs + 5_000);
+    expect(seen).toBe(revisionOf(await list()));
+  });
+
+  it("answers a catch-up after changes from the snapshot it has, and ?since= from its revision makes it the exact list", async () => {
+    const p = await manager.create({ quantity_on_hand: 10 });
+    const q = await manager.create({ quantity_on_hand: 3 });
+    await tap(p, -1);
+    await tap(p, -1);
+    await manager.put(`/api/products/${q.id}/status`, { is_active: false });
+    const res = await catchUpList();
+    const revision = revisionOf(res);
+    const merged = new Map(res.json<Product[]>().map((x) => [x.id, x]));
+    const rest = await since(revision);
+    for (const x of rest.products) merged.set(x.id, x);
+    expect(merged.get(p.id)?.quantity_on_hand).toBe(8);
+    expect(merged.get(q.id)?.is_active).toBe(false);
+    const exact = (await list()).json<Product[]>();
+    const byId = (a: Product, b: Product) => a.id - b.id;
+    expect([...merged.values()].sort(byId)).toEqual([...exact].sort(byId));
+  });
+
+  it("stops with the app: it closes promptly and queries nothing after", async () => {
+    const { database, drop } = await createTestDatabase();
+    try {
+      const app = await buildApp({ config: testConfig(), database, serveClient: false });
+      await app.ready();
+      const m = await signedIn(app, "manager");
+      await caller(app, m.cookie).create();
+      // The snapshot of the start is built; the change is noticed by the next poll.
+      await new Promise((r) => setTimeout(r, 1_200));
+      const closing = Date.now();
+      await app.close();
+      expect(Date.now() - closing).toBeLessThan(10_000);
+      // No poll and no build once closed: the database hears nothing more from the app.
+      const { pool } = database;
+      let queries = 0;
+      const query = pool.query.bind(pool);
+      pool.query = ((...args: Parameters<typeof pool.query>) => {
+        queries += 1;
+        return query(...args);
+      }) as typeof pool.query;
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(queries).toBe(0);
+    } finally {
+      await database.close();
+      await drop();
+    }
+  });
+});
+
 describe("events", () => {
   it("carry the committed product of every change, and the Idempotency-Key of a keyed tap", async () => {
     const rec = recordEvents(t.app);
@@ -215,7 +291,7 @@ describe("events", () => {
       ],
     });
     rec.stop();
-    expect(res.json()).toEqual({ created: 2, updated: 1, skipped: 0, errors: [] });
+    expect(res.json()).toEqual({ import_id: expect.any(String), created: 2, updated: 1, skipped: 0, errors: [] });
     const [event, ...more] = rec.events as [InventoryUpdate, ...InventoryUpdate[]];
     expect(more).toEqual([]);
     expect(event.type).toBe("products_imported");

@@ -136,7 +136,7 @@ describe("import by GTIN", () => {
     expect(preview.rows.map((r) => r.action)).toEqual(["update", "update", "update"]);
 
     const result = (await manager.post("/api/products/import", { products: rows })).json<ImportResult>();
-    expect(result).toEqual({ created: 0, updated: 3, skipped: 0, errors: [] });
+    expect(result).toEqual({ created: 0, updated: 3, skipped: 0, errors: [], import_id: expect.any(String) });
     for (const [i, code] of codes.entries()) {
       const now = (await lookup(code)).json<Product>();
       expect(now).toMatchObject({ id: stored[i]?.id, barcode: code, quantity_on_hand: 9 });

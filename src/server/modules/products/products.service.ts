@@ -87,11 +87,16 @@ export interface CatalogueQuery {
  * it); a client that catches up gets the shared snapshot while it is not far behind.
  */
 export async function readCatalogue(ctx: ServiceContext, catalogue: CatalogueCache, query: CatalogueQuery): Promise<CatalogueAnswer> {
-  const { watermark, latest } = await readCatalogueRevision(ctx.db);
-  if (query.since !== undefined) return { revision: watermark, since: await productsSinceJson(ctx.db, query.since, watermark) };
-  // The plain list: the snapshot when it is exactly the catalogue now, else the build in progress
-  // or a new one (one build at a time, shared with the background ones).
-  const list = query.catchUp ? await catalogue.get(watermark) : await catalogue.fresh(latest);
+  // A catch-up while the snapshot is kept warm and was recently found close enough: no statement
+  // (on the embedded database it would wait behind a build).
+  let list = query.catchUp && query.since === undefined ? catalogue.recent() : null;
+  if (!list) {
+    const { watermark, latest } = await readCatalogueRevision(ctx.db);
+    if (query.since !== undefined) return { revision: watermark, since: await productsSinceJson(ctx.db, query.since, watermark) };
+    // The plain list: the snapshot when it is exactly the catalogue now, else the build in progress
+    // or a new one (one build at a time, shared with the background ones).
+    list = query.catchUp ? await catalogue.get(watermark) : await catalogue.fresh(latest);
+  }
   if (list.etag && matchesEtag(query.ifNoneMatch, list.etag)) return { revision: list.revision, etag: list.etag };
   return { revision: list.revision, etag: list.etag, list };
 }

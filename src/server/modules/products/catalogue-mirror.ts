@@ -1,0 +1,137 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { rowsOf } from "../../db/sql.js";
+import { type CatalogueRevision, readCatalogueRevision } from "./products.repo.js";
+
+/** One product as the list sends it: product_json() text, with what the list is ordered by. */
+interface Entry {
+  id: number;
+  revision: number;
+  /** created_at in microseconds since the epoch (the list is newest first, then by id). */
+  created: number;
+  json: string;
+}
+
+/** Products read per statement: on the embedded database a statement holds its only connection, so each stays short. */
+const PAGE_ROWS = 1_000;
+/** Products joined into JSON between two turns of the event loop. */
+const SLICE = 10_000;
+
+/**
+ * The catalogue in this process's memory, kept current by revision: loaded once a page at a
+ * time, then only the products changed since (migration 0002: the watermark read first, the
+ * products in a later statement). The list and `since` answers are made from it, so no request
+ * makes the database build a 100,000-product document (on the embedded database that one
+ * statement held every tap for seconds). Products are never deleted, only disabled.
+ */
+export class CatalogueMirror {
+  private readonly entries = new Map<number, Entry>();
+  private ordered: Entry[] | null = null;
+  /** Every change up to this revision is here; -1 before the first load. */
+  private revision = -1;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: Db) {}
+
+  /** The whole list, newest first, brought up to the catalogue as committed when this was called. */
+  list(): Promise<{ revision: CatalogueRevision; json: Buffer }> {
+    return this.exclusive(async () => {
+      const revision = await this.readChanges();
+      return { revision, json: await this.listJson() };
+    });
+  }
+
+  /** `{revision, products}`: every product whose revision is above `since`, up to the catalogue's watermark now. */
+  since(since: number): Promise<{ revision: number; json: Buffer }> {
+    return this.exclusive(async () => {
+      const { watermark } = await this.readChanges();
+      return { revision: watermark, json: await this.sinceJson(since, watermark) };
+    });
+  }
+
+  /** One catch-up or answer at a time: an answer is made from the mirror as its own catch-up left it. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async readChanges(): Promise<CatalogueRevision> {
+    const now = await readCatalogueRevision(this.db);
+    if (this.revision < 0) {
+      // The first load, by id; changes made while it runs are read by the next catch-up.
+      await this.readPages((last) => sql`p.id > ${last?.id ?? 0} order by p.id`);
+    } else {
+      const from = this.revision;
+      await this.readPages(
+        // Changes above the watermark are read too (committed, visible); the next catch-up starts at
+        // the watermark again, so a change still in flight below them is read once it commits.
+        (last) => sql`(p.revision, p.id) > (${last?.revision ?? from}::bigint, ${last?.id ?? 0}::int) order by p.revision, p.id`,
+      );
+    }
+    this.revision = Math.max(this.revision, now.watermark);
+    return now;
+  }
+
+  /** Reads products a page at a time, each page after the last row of the one before. */
+  private async readPages(page: (last: Entry | undefined) => SQL): Promise<void> {
+    let last: Entry | undefined;
+    for (;;) {
+      const rows = rowsOf<{ id: number; revision: string | number; created: string | number; json: string }>(
+        await this.db.execute(sql`
+          select p.id, p.revision, (extract(epoch from p.created_at) * 1000000)::bigint as created, product_json(p)::text as json
+          from products p where ${page(last)} limit ${PAGE_ROWS}`),
+      );
+      for (const r of rows) {
+        last = { id: r.id, revision: Number(r.revision), created: Number(r.created), json: r.json };
+        this.put({ ...last });
+      }
+      if (rows.length < PAGE_ROWS) return;
+    }
+  }
+
+  private put(entry: Entry): void {
+    const known = this.entries.get(entry.id);
+    // Changed in place: the list's order (by creation) keeps the same entries.
+    if (known) Object.assign(known, entry);
+    else {
+      this.entries.set(entry.id, entry);
+      this.ordered = null;
+    }
+  }
+
+  private async listJson(): Promise<Buffer> {
+    if (!this.ordered) {
+      this.ordered = [...this.entries.values()].sort((a, b) => b.created - a.created || b.id - a.id);
+    }
+    return joinJson(this.ordered, "[", "]");
+  }
+
+  private async sinceJson(since: number, revision: number): Promise<Buffer> {
+    const changed: Entry[] = [];
+    for (const e of this.entries.values()) if (e.revision > since) changed.push(e);
+    changed.sort((a, b) => a.revision - b.revision || a.id - b.id);
+    return joinJson(changed, `{"revision":${revision},"products":[`, "]}");
+  }
+}
+
+async function joinJson(entries: Entry[], open: string, close: string): Promise<Buffer> {
+  const parts: Buffer[] = [Buffer.from(open)];
+  for (let i = 0; i < entries.length; i += SLICE) {
+    if (i > 0) {
+      parts.push(Buffer.from(","));
+      await nextTurn();
+    }
+    parts.push(
+      Buffer.from(
+        entries
+          .slice(i, i + SLICE)
+          .map((e) => e.json)
+          .join(","),
+      ),
+    );
+  }
+  parts.push(Buffer.from(close));
+  return Buffer.concat(parts);
+}
