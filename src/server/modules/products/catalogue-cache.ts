@@ -20,8 +20,10 @@ export interface CatalogueSnapshot {
 export interface CatalogueSource {
   /** The catalogue watermark: every revision up to it is committed (a cheap statement, read while kept warm). */
   watermark(): Promise<number>;
-  /** Reads the watermark and, in a later statement, the whole list (see products.service readCatalogue). */
-  build(): Promise<{ revision: number; exact: boolean; json: string }>;
+  /** The whole list as committed when called, and the watermark read before it (see products.service catalogueSource). */
+  build(): Promise<{ revision: number; exact: boolean; json: Buffer }>;
+  /** `{revision, products}` as JSON: every product whose revision is above `since`. */
+  since(since: number): Promise<{ revision: number; json: Buffer }>;
   /** How many products changed after `revision`, counting at most `limit`. */
   changedSince(revision: number, limit: number): Promise<number>;
 }
@@ -45,14 +47,6 @@ export interface CatalogueCacheOptions {
 
 export const CATALOGUE_CACHE_DEFAULTS: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 1_000, quietMs: 5_000, trustMs: 5_000 };
 
-/**
- * The embedded database has one connection for everything, and the list statement holds it for
- * seconds at 100,000 products (taps wait behind it): built at most about every 10 s plus the
- * build under constant change. The poll waits behind that statement too, so its last look may be
- * as old as a build.
- */
-export const CATALOGUE_CACHE_EMBEDDED: CatalogueCacheOptions = { ...CATALOGUE_CACHE_DEFAULTS, quietMs: 10_000, trustMs: 8_000 };
-
 type Log = Pick<FastifyBaseLogger, "warn" | "info">;
 
 interface Build {
@@ -69,9 +63,10 @@ interface Look {
 }
 
 /**
- * The catalogue list, built by the database once and then shared: every screen's first load used
- * to make the database build (and the server compress) tens of megabytes again, and on the
- * embedded database every other request waited behind it. A list answer only has to be complete
+ * The catalogue list, built once (from the catalogue mirrored in memory) and compressed once, then
+ * shared: every screen's first load used to make the database build (and the server compress)
+ * tens of megabytes again, and on the embedded database every other request waited behind it. A
+ * list answer only has to be complete
  * up to the revision it names; clients fetch what changed after it with ?since=R. So a snapshot is
  * sent while it is at most `maxBehind` changes behind.
  *
@@ -82,7 +77,7 @@ interface Look {
  * changes keep coming. A catch-up is answered from the snapshot, with no statement of its own
  * while the poll's look is recent; it waits only when there is no snapshot yet or it is far
  * behind (then for the build in progress, or a new one). One build at a time, requests' and
- * background ones alike: at most two lists in memory.
+ * background ones alike: at most two snapshots in memory (besides the mirror it is built from).
  */
 export class CatalogueCache {
   private snapshot: CatalogueSnapshot | null = null;
@@ -120,7 +115,8 @@ export class CatalogueCache {
 
   /**
    * The snapshot, when kept warm and a recent look found it at most `maxBehind` changes behind:
-   * a catch-up needs no statement then (on the embedded database it would wait behind a build).
+   * a catch-up needs no statement then (on the embedded database, whatever holds its one
+   * connection would hold the catch-up too).
    */
   recent(): CatalogueSnapshot | null {
     const { snapshot, look } = this;
@@ -157,6 +153,11 @@ export class CatalogueCache {
       const built = await inFlight.done.catch(() => null);
       if (built && inFlight.seq > before) return built;
     }
+  }
+
+  /** `{revision, products}` as JSON: every product whose revision is above `since` (no snapshot involved). */
+  since(since: number): Promise<{ revision: number; json: Buffer }> {
+    return this.source.since(since);
   }
 
   /** The latest snapshot, if any. */
@@ -235,8 +236,7 @@ export class CatalogueCache {
 
   private async build(): Promise<CatalogueSnapshot> {
     const at = Date.now();
-    const { revision, exact, json } = await this.source.build();
-    const body = Buffer.from(json);
+    const { revision, exact, json: body } = await this.source.build();
     const [br, gz] = await Promise.all([
       brotli(body, { params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_QUALITY]: 5 } }),
       gzipAsync(body, { level: 6 }),

@@ -9,7 +9,7 @@ import type { Db } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, createTestDatabase, type TestApp } from "../../test/test-app.js";
-import { CATALOGUE_CACHE_DEFAULTS, CATALOGUE_CACHE_EMBEDDED } from "./catalogue-cache.js";
+import { CATALOGUE_CACHE_DEFAULTS } from "./catalogue-cache.js";
 import { caller, newBarcode, recordEvents } from "./products.test-support.js";
 
 /** Revisions, catch-up, ETag and compression of the catalogue, and events carrying the committed product. */
@@ -198,7 +198,7 @@ describe("the shared snapshot, kept warm by the server", () => {
       { timeout: 25_000, interval: 100 },
     );
     // Within the quiet time after the build before (a plain list's, in the test above), a poll and the build.
-    const { quietMs, pollMs } = t.database.kind === "pglite" ? CATALOGUE_CACHE_EMBEDDED : CATALOGUE_CACHE_DEFAULTS;
+    const { quietMs, pollMs } = CATALOGUE_CACHE_DEFAULTS;
     expect(Date.now() - started).toBeLessThan(quietMs + pollMs + 5_000);
     expect(seen).toBe(revisionOf(await list()));
   });

@@ -20,7 +20,7 @@ import { idParamsSchema } from "../../../contract/users.js";
 import type { ZodApp } from "../../app.js";
 import { describedError, errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
-import { CATALOGUE_CACHE_DEFAULTS, CATALOGUE_CACHE_EMBEDDED, CatalogueCache, pickEncoding } from "./catalogue-cache.js";
+import { CATALOGUE_CACHE_DEFAULTS, CatalogueCache, pickEncoding } from "./catalogue-cache.js";
 import { EDIT_RULES, updateProduct } from "./product-edit.service.js";
 import {
   catalogueSource,
@@ -46,8 +46,7 @@ const quantityHeadersSchema = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySch
 
 /** Products: list, lookup by barcode, create, edit, stock change, status (API contract, Products). */
 export async function productsRoutes(app: ZodApp): Promise<void> {
-  const options = app.database.kind === "pglite" ? CATALOGUE_CACHE_EMBEDDED : CATALOGUE_CACHE_DEFAULTS;
-  const catalogue = new CatalogueCache(catalogueSource(app.db), options, app.log);
+  const catalogue = new CatalogueCache(catalogueSource(app.db), CATALOGUE_CACHE_DEFAULTS, app.log);
   // Kept warm from start (the database is migrated by then) until close: see CatalogueCache.
   app.addHook("onReady", async () => catalogue.start());
   app.addHook("onClose", async () => catalogue.stop());

@@ -10,6 +10,7 @@ import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
 import { insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
 import type { CatalogueCache, CatalogueSnapshot, CatalogueSource } from "./catalogue-cache.js";
+import { CatalogueMirror } from "./catalogue-mirror.js";
 import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
 import {
   createdValues,
@@ -26,12 +27,10 @@ import {
   countProductsChangedSince,
   findProductJsonByBarcode,
   insertProduct,
-  listProductsJson,
   lockProductById,
   MAX_ID,
   nextShopCodeNumber,
   productsSharingGtin,
-  productsSinceJson,
   type QuantityRefusal,
   readCatalogueRevision,
   setProductActive,
@@ -50,7 +49,7 @@ export interface CatalogueAnswer {
   /** Set only when no change was in flight: the list is then exactly the catalogue at `revision`. */
   etag?: string;
   list?: CatalogueSnapshot;
-  since?: string;
+  since?: Buffer;
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, lists and `*` allowed). */
@@ -62,14 +61,18 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-/** Where a catalogue snapshot comes from: the watermark first, the list in a later statement (migration 0002). */
-export function catalogueSource(db: Db): CatalogueSource {
+/**
+ * Where the catalogue's answers come from: the catalogue mirrored in memory (the watermark read
+ * first, the changes in later statements, migration 0002), caught up for every list and `since`.
+ */
+export function catalogueSource(db: Db, mirror = new CatalogueMirror(db)): CatalogueSource {
   return {
     watermark: async () => (await readCatalogueRevision(db)).watermark,
     async build() {
-      const { watermark, latest } = await readCatalogueRevision(db);
-      return { revision: watermark, exact: watermark === latest, json: await listProductsJson(db) };
+      const { revision, json } = await mirror.list();
+      return { revision: revision.watermark, exact: revision.watermark === revision.latest, json };
     },
+    since: (since) => mirror.since(since),
     changedSince: (revision, limit) => countProductsChangedSince(db, revision, limit),
   };
 }
@@ -89,10 +92,13 @@ export interface CatalogueQuery {
 export async function readCatalogue(ctx: ServiceContext, catalogue: CatalogueCache, query: CatalogueQuery): Promise<CatalogueAnswer> {
   // A catch-up while the snapshot is kept warm and was recently found close enough: no statement
   // (on the embedded database it would wait behind a build).
-  let list = query.catchUp && query.since === undefined ? catalogue.recent() : null;
+  if (query.since !== undefined) {
+    const changed = await catalogue.since(query.since);
+    return { revision: changed.revision, since: changed.json };
+  }
+  let list = query.catchUp ? catalogue.recent() : null;
   if (!list) {
     const { watermark, latest } = await readCatalogueRevision(ctx.db);
-    if (query.since !== undefined) return { revision: watermark, since: await productsSinceJson(ctx.db, query.since, watermark) };
     // The plain list: the snapshot when it is exactly the catalogue now, else the build in progress
     // or a new one (one build at a time, shared with the background ones).
     list = query.catchUp ? await catalogue.get(watermark) : await catalogue.fresh(latest);
