@@ -103,6 +103,8 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
     maxBatchRows: config.IMPORT_BATCH_ROWS,
     leaseMs: config.IMPORT_LEASE_SECONDS * 1000,
     pauseInBatchMs: config.IMPORT_BATCH_PAUSE_MS,
+    // The embedded database has one connection for everything: a tap waits for the batch on it.
+    batchTargetMs: database.kind === "pglite" ? 50 : IMPORT_RUNNER_DEFAULTS.batchTargetMs,
     // One server per embedded data folder (its lock): an import still committing at start was cut off here.
     ownsAll: database.kind === "pglite",
   });

@@ -28,7 +28,7 @@ export const IMPORT_JOB_TTL_MS = 30 * 60_000;
 /** Staged imports one user may hold at once. */
 export const IMPORT_JOBS_PER_USER = 3;
 /** Chunks per insert statement while staging (a statement holds the embedded database's one connection). */
-const CHUNKS_PER_STATEMENT = 4;
+const CHUNKS_PER_STATEMENT = 1;
 /** How often a call that waits for its import (the spec's single call) looks at it when another process writes it. */
 const WAIT_POLL_MS = 250;
 

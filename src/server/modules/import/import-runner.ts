@@ -191,7 +191,7 @@ export async function yieldToPeople(database: Database): Promise<void> {
   for (let waited = 0; database.pool.waitingCount > 0 && waited < 50; waited += 5) await delay(5);
 }
 /** Below this a batch is mostly its fixed statements: a slow machine gets batches of this size, not smaller. */
-const MIN_BATCH_ROWS = 100;
+const MIN_BATCH_ROWS = 50;
 
 /** Fewer rows after a slow batch, more (up to the maximum) after a quick one. */
 export function nextBatchSize(size: number, tookMs: number, options: Pick<ImportRunnerOptions, "maxBatchRows" | "batchTargetMs">): number {
