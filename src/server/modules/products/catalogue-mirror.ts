@@ -27,7 +27,9 @@ const SLICE = 10_000;
  */
 export class CatalogueMirror {
   private readonly entries = new Map<number, Entry>();
+  /** The list's order (newest first), or null when it must be sorted again; `added`: new products since. */
   private ordered: Entry[] | null = null;
+  private added: Entry[] = [];
   /** Every change up to this revision is here; -1 before the first load. */
   private revision = -1;
   private queue: Promise<unknown> = Promise.resolve();
@@ -97,15 +99,24 @@ export class CatalogueMirror {
     if (known) Object.assign(known, entry);
     else {
       this.entries.set(entry.id, entry);
-      this.ordered = null;
+      this.added.push(entry);
     }
   }
 
   private async listJson(): Promise<Buffer> {
-    if (!this.ordered) {
-      this.ordered = [...this.entries.values()].sort((a, b) => b.created - a.created || b.id - a.id);
+    const newestFirst = (a: Entry, b: Entry) => b.created - a.created || b.id - a.id;
+    if (this.added.length > 0) {
+      const added = this.added.sort(newestFirst);
+      const oldest = added.at(-1);
+      const first = this.ordered?.[0];
+      // New products are the newest: they go in front without sorting 100,000 entries again.
+      this.ordered =
+        this.ordered && oldest && (!first || newestFirst(oldest, first) < 0)
+          ? added.concat(this.ordered)
+          : [...this.entries.values()].sort(newestFirst);
+      this.added = [];
     }
-    return joinJson(this.ordered, "[", "]");
+    return joinJson(this.ordered ?? [], "[", "]");
   }
 
   private async sinceJson(since: number, revision: number): Promise<Buffer> {

@@ -1,11 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { sql } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { InventoryUpdate } from "../../../contract/events.js";
 import type { Product, ProductsSince } from "../../../contract/products.js";
 import { buildApp } from "../../app.js";
 import { testConfig } from "../../config.js";
 import type { Db } from "../../db/client.js";
+import { products } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, createTestDatabase, type TestApp } from "../../test/test-app.js";
@@ -121,6 +122,22 @@ describe("GET /api/products caching", () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
     expect(changed.json<Product[]>().find((x) => x.id === p.id)?.quantity_on_hand).toBe(p.quantity_on_hand + 1);
+  });
+
+  it("stays newest first as products are added and changed after the list was made (made from memory)", async () => {
+    const older = await manager.create();
+    await list();
+    const a = await manager.create();
+    const b = await manager.create();
+    await tap(older, 1);
+    const all = (await list()).json<Product[]>().map((p) => p.id);
+    expect(all.slice(0, 2)).toEqual([b.id, a.id]);
+    expect(all.indexOf(older.id)).toBeGreaterThan(1);
+    const fromDb = (await t.app.db.select({ id: products.id }).from(products).orderBy(desc(products.createdAt), desc(products.id))).map(
+      (r) => r.id,
+    );
+    expect(all).toEqual(fromDb);
+    expect((await list()).json<Product[]>().find((p) => p.id === older.id)?.quantity_on_hand).toBe(older.quantity_on_hand + 1);
   });
 
   it("goes out brotli or gzip compressed when the client accepts it, and decodes to the same list", async () => {
