@@ -29,11 +29,7 @@ export interface CatalogueSource {
 }
 
 export interface CatalogueCacheOptions {
-  /**
-   * A snapshot this many changes behind is still sent: the client catches up with ?since= right
-   * after, answered from the catalogue mirror in memory. A large import changes products faster
-   * than snapshots are built; a first load then waits for no build.
-   */
+  /** A snapshot this many changes behind is still sent: the client catches up with ?since= right after. */
   maxBehind: number;
   /** While kept warm (start()), the watermark is read this often to notice changes, this process's or another's. */
   pollMs: number;
@@ -49,7 +45,7 @@ export interface CatalogueCacheOptions {
   trustMs: number;
 }
 
-export const CATALOGUE_CACHE_DEFAULTS: CatalogueCacheOptions = { maxBehind: 25_000, pollMs: 1_000, quietMs: 5_000, trustMs: 5_000 };
+export const CATALOGUE_CACHE_DEFAULTS: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 1_000, quietMs: 5_000, trustMs: 5_000 };
 
 type Log = Pick<FastifyBaseLogger, "warn" | "info">;
 
@@ -214,22 +210,25 @@ export class CatalogueCache {
         if (watermark <= current.revision) return;
       }
       if (this.building || !this.running) return;
+      // The quiet time after the last build, also before trying again after a failed first one.
       const wait = this.lastEnded + this.options.quietMs - Date.now();
-      if (current && wait > 0) {
+      if ((current || this.buildFailing) && wait > 0) {
         next = Math.min(next, wait);
         return;
       }
-      try {
-        await this.rebuild();
-        if (this.buildFailing) this.log?.info("catalogue: the snapshot is built again");
-        this.buildFailing = false;
-      } catch (err) {
-        // Tried again after the quiet time (logged once until it works again); meanwhile requests
-        // build for themselves if they must.
-        if (!this.buildFailing && this.running) this.log?.warn({ err }, "catalogue: background build of the snapshot failed");
-        this.buildFailing = true;
-        next = Math.max(next, this.options.quietMs);
-      }
+      // Not waited for: the poll goes on meanwhile, so catch-ups keep a recent look.
+      this.rebuild().then(
+        () => {
+          if (this.buildFailing) this.log?.info("catalogue: the snapshot is built again");
+          this.buildFailing = false;
+        },
+        (err) => {
+          // Tried again after the quiet time (logged once until it works again); meanwhile
+          // requests build for themselves if they must.
+          if (!this.buildFailing && this.running) this.log?.warn({ err }, "catalogue: background build of the snapshot failed");
+          this.buildFailing = true;
+        },
+      );
     } catch (err) {
       if (!this.pollFailing && this.running) this.log?.warn({ err }, "catalogue: reading the catalogue watermark failed");
       this.pollFailing = true;
