@@ -29,7 +29,11 @@ export interface CatalogueSource {
 }
 
 export interface CatalogueCacheOptions {
-  /** A snapshot this many changes behind is still sent: the client catches up with ?since= right after. */
+  /**
+   * A snapshot this many changes behind is still sent: the client catches up with ?since= right
+   * after, answered from the catalogue mirror in memory. A large import changes products faster
+   * than snapshots are built; a first load then waits for no build.
+   */
   maxBehind: number;
   /** While kept warm (start()), the watermark is read this often to notice changes, this process's or another's. */
   pollMs: number;
@@ -45,7 +49,7 @@ export interface CatalogueCacheOptions {
   trustMs: number;
 }
 
-export const CATALOGUE_CACHE_DEFAULTS: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 1_000, quietMs: 5_000, trustMs: 5_000 };
+export const CATALOGUE_CACHE_DEFAULTS: CatalogueCacheOptions = { maxBehind: 25_000, pollMs: 1_000, quietMs: 5_000, trustMs: 5_000 };
 
 type Log = Pick<FastifyBaseLogger, "warn" | "info">;
 
