@@ -104,11 +104,12 @@ describe("a catalogue snapshot kept warm", () => {
     try {
       await vi.waitFor(() => expect(cache.current()).not.toBeNull(), { timeout: 10_000, interval: 20 });
       const first = builds.length;
+      // At least 2 s of changes, and at least 100 of them (a loaded machine inserts slower).
       const until = Date.now() + 2_000;
       const requests: Promise<unknown>[] = [];
       let last = 0;
       let changes = 0;
-      while (Date.now() < until) {
+      while (Date.now() < until || changes < 100) {
         last = await insertProduct();
         changes += 1;
         // Now and then a plain list (built for its caller) and catch-up lists, as requests would ask.
@@ -122,7 +123,6 @@ describe("a catalogue snapshot kept warm", () => {
       await vi.waitFor(() => expect(cache.current()?.revision).toBeGreaterThanOrEqual(last), { timeout: 10_000, interval: 20 });
       expect(mostAtOnce()).toBe(1);
       // Far fewer builds than changes; background builds start a quiet time after the build before.
-      expect(changes).toBeGreaterThan(50);
       const background = builds.slice(first);
       expect(background.length).toBeGreaterThan(1);
       expect(background.length).toBeLessThan(changes / 5);

@@ -264,7 +264,8 @@ describe("the shared snapshot, kept warm by the server", () => {
       await database.close();
       await drop();
     }
-  });
+    // A database and an app of its own: on the embedded database its start alone may take a while on a busy machine.
+  }, 90_000);
 });
 
 describe("events", () => {
