@@ -69,7 +69,10 @@ export class CatalogueMirror {
       await this.readPages(
         // Changes above the watermark are read too (committed, visible); the next catch-up starts at
         // the watermark again, so a change still in flight below them is read once it commits.
-        (last) => sql`(p.revision, p.id) > (${last?.revision ?? from}::bigint, ${last?.id ?? 0}::int) order by p.revision, p.id`,
+        (last) =>
+          last
+            ? sql`(p.revision, p.id) > (${last.revision}::bigint, ${last.id}::int) order by p.revision, p.id`
+            : sql`p.revision > ${from}::bigint order by p.revision, p.id`,
       );
     }
     this.revision = Math.max(this.revision, now.watermark);
