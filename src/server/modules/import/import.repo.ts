@@ -195,32 +195,39 @@ export interface LaterChange {
   oldValues: Record<string, unknown> | null;
 }
 
+type LaterChangeRow = { product_id: number; id: string | number; changed_fields: string[]; old_values: Record<string, unknown> | null };
+const laterChanges = (result: unknown): LaterChange[] =>
+  rowsOf<LaterChangeRow>(result).map((r) => ({
+    productId: r.product_id,
+    id: Number(r.id),
+    fields: r.changed_fields,
+    oldValues: r.old_values,
+  }));
+
 /**
  * The changes made to these products after each one's moment (an export's updated_at, which has
  * millisecond precision: changes within that millisecond count as the exported state), oldest first.
  */
 export async function changesSince(tx: Db, since: Array<{ id: number; at: string }>): Promise<LaterChange[]> {
   if (since.length === 0) return [];
-  const rows = rowsOf<{ product_id: number; id: string | number; changed_fields: string[]; old_values: Record<string, unknown> | null }>(
+  return laterChanges(
     await tx.execute(sql`
       select a.product_id, a.id, a.changed_fields, a.old_values
       from jsonb_to_recordset(${jsonParam(since)}) as q(id integer, at timestamptz)
         join product_audit a on a.product_id = q.id and a.timestamp >= q.at + interval '1 millisecond'
       order by a.id`),
   );
-  return rows.map((r) => ({ productId: r.product_id, id: Number(r.id), fields: r.changed_fields, oldValues: r.old_values }));
 }
 
 /** The changes made to these products after the audit entry `afterId`, oldest first. */
 export async function changesAfter(tx: Db, productIds: number[], afterId: number): Promise<LaterChange[]> {
   if (productIds.length === 0) return [];
-  const rows = rowsOf<{ product_id: number; id: string | number; changed_fields: string[]; old_values: Record<string, unknown> | null }>(
+  return laterChanges(
     await tx.execute(sql`
       select a.product_id, a.id, a.changed_fields, a.old_values from product_audit a
       where a.product_id = any(${intArray(productIds)}) and a.id > ${afterId}::bigint
       order by a.id`),
   );
-  return rows.map((r) => ({ productId: r.product_id, id: Number(r.id), fields: r.changed_fields, oldValues: r.old_values }));
 }
 
 /** The product audit entries an import wrote (CREATE and UPDATE), in order, `limit` after entry `afterId`. */
