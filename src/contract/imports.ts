@@ -32,8 +32,6 @@ export const importsQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
-export const importIdParamsSchema = z.object({ id: z.string().uuid() });
-
 /** A product an undo left as it is, and why. */
 export const notRevertedSchema = z.object({
   product_id: z.number().int().nullable(),

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import type { ImportRowInput } from "../../../contract/import.js";
 import type { Db } from "../../db/client.js";
 import { importChunks, importErrors, imports } from "../../db/schema.js";
 import { jsonParam, rowsOf } from "../../db/sql.js";
@@ -123,7 +124,7 @@ export async function chunkAt(
   tx: Db,
   id: string,
   index: number,
-): Promise<{ start: number; rowCount: number; rows: unknown[] } | undefined> {
+): Promise<{ start: number; rowCount: number; rows: ImportRowInput[] } | undefined> {
   const [row] = await tx
     .select({ start: importChunks.start, rowCount: importChunks.rowCount, rows: importChunks.rows })
     .from(importChunks)
@@ -131,7 +132,7 @@ export async function chunkAt(
     .orderBy(desc(importChunks.start))
     .limit(1);
   if (!row || row.start === null) return undefined;
-  return { start: row.start, rowCount: row.rowCount, rows: row.rows as unknown[] };
+  return { start: row.start, rowCount: row.rowCount, rows: row.rows as ImportRowInput[] };
 }
 
 export interface BatchOutcome {

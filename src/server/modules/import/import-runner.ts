@@ -117,7 +117,7 @@ export class ImportRunner {
     try {
       for (;;) {
         if (this.closed) throw new LeaseLost();
-        await this.yieldToPeople();
+        await yieldToPeople(this.database);
         const started = performance.now();
         try {
           const done = await this.batch(job, processed, size, who, event);
@@ -173,10 +173,6 @@ export class ImportRunner {
       await finishJob(tx, job.id);
       return null;
     });
-  }
-
-  private yieldToPeople(): Promise<void> {
-    return yieldToPeople(this.database);
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { importIdParamsSchema, importSummarySchema, importsQuerySchema, importUndoResultSchema } from "../../../contract/imports.js";
+import { importJobParamsSchema } from "../../../contract/import.js";
+import { importSummarySchema, importsQuerySchema, importUndoResultSchema } from "../../../contract/imports.js";
 import type { ZodApp } from "../../app.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
@@ -36,7 +37,7 @@ export async function importsRoutes(app: ZodApp): Promise<void> {
           "Each field the import changed goes back to its value before the import where no one changed it since; each " +
           "product it created and no one touched since is disabled. Every revert is audited; the answer lists what was " +
           "left as it is and why. 409 while the import is still running or once it was undone.",
-        params: importIdParamsSchema,
+        params: importJobParamsSchema,
         response: { 200: importUndoResultSchema, ...errorAnswers(401, 403, 404, 409) },
       },
     },

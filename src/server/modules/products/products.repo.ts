@@ -19,32 +19,6 @@ const TAKE_REVISION = sql`take_revision()`;
 /** One product as JSON in the API shape: product_json() (migrations 0003 and 0007), the SQL twin of toProduct. */
 const productJson = sql`product_json(${products})`;
 
-/**
- * All products, newest first, as the JSON text of the answer. The database builds the document:
- * decoding 100,000 rows one by one and serialising them again took longer than the whole request should.
- */
-export async function listProductsJson(db: Db): Promise<string> {
-  const [row] = await db
-    .select({ json: sql<string>`coalesce(json_agg(${productJson} order by ${products.createdAt} desc, ${products.id} desc), '[]')::text` })
-    .from(products);
-  return row?.json ?? "[]";
-}
-
-/** `{revision, products}` as JSON text: every product whose revision is above `since`, in revision order. */
-export async function productsSinceJson(db: Db, since: number, revision: number): Promise<string> {
-  const [row] = await db
-    .select({
-      json: sql<string>`json_build_object(
-        'revision', ${revision}::bigint,
-        'products', coalesce(json_agg(${productJson} order by ${products.revision}), '[]')
-      )::text`,
-    })
-    .from(products)
-    .where(sql`${products.revision} > ${since}`);
-  if (!row) throw new Error("products since: no answer");
-  return row.json;
-}
-
 const changedSince = prepared((db) =>
   db
     .select({ count: sql<number>`count(*)::int` })
