@@ -193,16 +193,19 @@ export interface EditStats {
  * that merge edits, 409 on older ones. Sends only {vendor, version}; a 400 for that (servers
  * before merging edits want the whole body) switches to the full body.
  */
+/** The editor's copy of the first load, for runEditor (100,000 copies: made before the window, not in it). */
+export const editorCopy = (products: KnownProduct[]) => new Map(products.map((p) => [p.id, { ...p }]));
+
 export async function runEditor(
   window: Window,
   base: string,
   cookie: string,
   products: KnownProduct[],
+  /** The editor's own copy of the first load (what its screen shows; taps do not update it): editorCopy(), made before the window. */
+  mine: Map<number, KnownProduct>,
   touched: Set<number>,
   everyMs = 500,
 ): Promise<EditStats> {
-  // The editor's own copy of the first load (what its screen shows); taps do not update it.
-  const mine = new Map(products.map((p) => [p.id, { ...p }]));
   const stats: EditStats = { mode: "partial", latencies: [], ok: 0, conflicts: 0, other: 0, otherStatuses: [] };
   for (let n = 0; !window.stopped; n++) {
     const started = performance.now();
