@@ -9,7 +9,7 @@ import { E2E_BASE_URL } from "./support/env";
 import { imageVideo, launchWithCamera } from "./support/fake-camera";
 import { letLiveToastsPassClicks, preferCardView, preferTableView, productCard, productRow } from "./support/page";
 
-/** Card details (issue 14): adding a slab, the card, table and streamer; filters, sort, stock value; CSV; labels. */
+/** Card details: adding a slab, the card, table and streamer; filters, sort, stock value; CSV; labels. */
 
 let api: APIRequestContext;
 test.beforeAll(async () => {

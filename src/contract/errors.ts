@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Every error response (API contract, General). */
+/** Every error response: `{error}`, with `details` for validation errors. */
 export const errorBodySchema = z.object({
   error: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),

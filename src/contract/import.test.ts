@@ -4,8 +4,8 @@ import { checkImportRow, type ImportRowInput } from "./import.js";
 import { createProductBodySchema } from "./products.js";
 
 /**
- * The spec's CSV rules (section 5), written out independently of `checkImportRow`, plus the
- * API contract's limits (barcode at most 64 printable characters, names at most 200, stock an
+ * The product's CSV row rules, written out independently of `checkImportRow`, plus the
+ * server's limits (barcode at most 64 printable characters, names at most 200, stock an
  * integer below 1,000,000,000):
  * - barcode, product_name and vendor present and non-blank: "Row N: Missing required field 'X'"
  * - barcode at least 3 characters: "Row N: Barcode too short"

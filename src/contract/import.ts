@@ -41,7 +41,7 @@ export const importRowInputSchema = z.object({
   location: cell,
   /**
    * The product's updated_at when the file was exported: the row is then an edit based on the
-   * product as it was then (merged like PUT with version); absent, the row behaves as the spec says.
+   * product as it was then (merged like PUT with version); absent, the file's values are written as they are.
    */
   updated_at: cell,
 });
@@ -154,7 +154,7 @@ const INTEGER = /^[+]?\d+$/;
 const SIGNED_INTEGER = /^[+-]?\d+$/;
 
 /**
- * The spec's CSV row rules (section 5) plus the server's length limits.
+ * The product's CSV row rules (rules.ts csvMessages) plus the server's length limits.
  * `index` is the 0-based data row; messages say "Row index+2" as the spec does.
  */
 export function checkImportRow(input: ImportRowInput, index: number): RowCheck {

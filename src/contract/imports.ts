@@ -2,7 +2,7 @@ import { z } from "zod";
 import { IMPORT_JOB_STATUSES } from "./import.js";
 
 /**
- * Imports as durable jobs (API contract, "Imports as durable jobs"): every import, one call or
+ * Imports as durable jobs (docs/decisions/0001-imports-as-durable-jobs.md): every import, one call or
  * staged parts, is stored with its rows, written in short transactions and listed here; an
  * import can be undone.
  */

@@ -11,7 +11,7 @@ export interface Permissions {
 }
 export type Permission = keyof Permissions;
 
-/** The server's answer per role (API contract). The server enforces it; the client hides. */
+/** The permissions of each role, as the server answers them. The server enforces them; the client hides what they forbid. */
 export const ROLE_PERMISSIONS: Record<Role, Permissions> = {
   super_admin: { canManageProducts: true, canManageUsers: true, canViewAudit: true, canUpdateQuantity: true },
   manager: { canManageProducts: true, canManageUsers: true, canViewAudit: true, canUpdateQuantity: true },
@@ -28,7 +28,8 @@ export function can(role: Role, permission: Permission): boolean {
 }
 
 /**
- * The client's fallbacks (spec section 6), used only where the server gave no value.
+ * The client's fallbacks, used only where the server gave no value: products and audit for
+ * inventory and managers, users for managers, quantity for everyone.
  * Note the spec's fallback for canManageUsers leaves super_admin out; the server answer wins anyway.
  */
 export function fallbackPermissions(role: Role): Permissions {

@@ -1,9 +1,9 @@
-/** Limits and messages from the product spec (sections 5, 8 and 9), shared by server and client. */
+/** The product's limits and messages (validation, errors, constants), shared by server and client. */
 
 export const RELEASE_YEAR_MIN = 1900;
 export const RELEASE_YEAR_MAX = 2030;
 export const QUANTITY_MIN = 0;
-/** Upper bound the server accepts for a stock level (API contract). */
+/** Stock stays below this: a change that would reach it is refused. */
 export const QUANTITY_MAX_EXCLUSIVE = 1_000_000_000;
 export const BARCODE_MAX = 64;
 export const NAME_MAX = 200;
@@ -43,7 +43,7 @@ export const SCANNER_BOX_PX = 250;
 export const THEME_STORAGE_KEY = "blez-theme";
 export const THEME_COLOR = { dark: "#1a1a1a", light: "#2563eb" } as const;
 
-/** Quantity filter buckets (spec section 9). */
+/** Quantity filter buckets: out of stock 0, low 1-5, normal 6-50, high above 50. */
 export const QUANTITY_BUCKETS = {
   out: { min: 0, max: 0 },
   low: { min: 1, max: 5 },
@@ -76,7 +76,7 @@ export const MESSAGES = {
   csvNotCsv: "Please select a CSV file",
 } as const;
 
-/** CSV row messages (spec section 5); `row` is the 1-based line number incl. header (data starts at 2). */
+/** CSV row messages; `row` is the 1-based line number incl. header (data starts at 2). */
 export const csvMessages = {
   missing: (row: number, field: string) => `Row ${row}: Missing required field '${field}'`,
   barcodeShort: (row: number) => `Row ${row}: Barcode too short`,
@@ -90,7 +90,7 @@ export const csvMessages = {
   grader: (row: number) => `Row ${row}: Invalid grader (use: ${GRADERS.join(", ")})`,
   tooLong: (row: number, field: string, max: number) => `Row ${row}: ${field} is too long (at most ${max} characters)`,
   updatedAt: (row: number) => `Row ${row}: Invalid updated_at (leave the export's value, or empty the cell)`,
-  /** A field the file changes that someone else changed since the export (API contract, "Imports as durable jobs"). */
+  /** A field the file changes that someone else changed since the export: the product's value is kept. */
   changedSinceExport: (row: number, field: string, file: string, now: string) =>
     `Row ${row}: ${field} changed since the export (file ${file}, now ${now}): left as it is`,
 };

@@ -48,7 +48,7 @@ function isCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf("currency").includes(code);
 }
 
-/** The one reading of process.env (API contract, Configuration). */
+/** The one reading of process.env (the README's Configuration lists the variables a shop sets). */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { errorBodySchema } from "../contract/errors.js";
 
-/** The error statuses of the API contract ("General"), as the OpenAPI document describes them. */
+/** The error statuses every route may answer, as the OpenAPI document describes them. */
 const ERROR_DESCRIPTIONS = {
   400: "Malformed or invalid input: `{error}`, with `details: [{path, message}]` for validation errors",
   401: "Not signed in, or the session ended",

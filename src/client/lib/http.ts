@@ -1,6 +1,6 @@
 import { HTTP_TIMEOUT_MS } from "../../contract/rules";
 
-/** The spec's normalised request error (section 3 and 8). */
+/** Every failed request as one error: its message, status, data, and whether it was the network, a timeout, 5xx or 4xx. */
 export class ApiError extends Error {
   readonly status: number | null;
   readonly data: unknown;

@@ -3,7 +3,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from "../../contract/
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** The spec's connection options (section 7, Realtime). */
+/** The live connection's options: polling then websocket, reconnecting forever (1-5 s apart), cookies sent. */
 export const SOCKET_OPTIONS = {
   transports: ["polling", "websocket"],
   reconnection: true,

@@ -87,7 +87,7 @@ export const products = pgTable(
     releaseYear: integer("release_year"),
     quantityOnHand: integer("quantity_on_hand").notNull().default(0),
     isActive: boolean("is_active").notNull().default(true),
-    /** Card details (issue 14), all optional. Money in whole cents of the shop's currency (CURRENCY). */
+    /** Card details, all optional. Money in whole cents of the shop's currency (CURRENCY). */
     price: integer("price"),
     cost: integer("cost"),
     condition: text("condition", { enum: CONDITIONS }),

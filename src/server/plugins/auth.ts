@@ -23,7 +23,7 @@ declare module "fastify" {
 }
 
 /**
- * The one auth layer, on the /api scope (convention 11): every route requires a session except
+ * The one auth layer, on the /api scope (docs/architecture.md, Conventions): every route requires a session except
  * the ones marked `config: { public: true }`, and a route's `config.permission` is checked here
  * (services check again). A missing or ended session is a 401, a missing permission a 403, both
  * before the body is read. Sessions are looked up only here and for sockets, never for static

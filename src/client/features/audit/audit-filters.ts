@@ -1,4 +1,4 @@
-/** Audit date filters (spec section 9): all, today, last 7 days, last month. */
+/** The product's audit date filters: all, today, last 7 days, last month. */
 export type AuditDateRange = "all" | "today" | "week" | "month";
 
 export const DATE_RANGE_LABELS: Record<AuditDateRange, string> = {

@@ -6,7 +6,7 @@ import { toCsv } from "./csv-format";
 import { checkRows, errorSummary, isCsvFileName, parseCsvFile, parseCsvText, previewRows } from "./csv-import";
 
 /**
- * The spec's CSV rules (section 5), stated independently of the code under test:
+ * The product's CSV row rules, stated independently of the code under test:
  * required barcode/product_name/vendor, barcode at least 3, quantity a whole number >= 0,
  * release year 1900-2030, is_active one of true/false/1/0/yes/no; values trimmed, blank year
  * null, blank quantity 0, is_active true when blank or true/1/yes/on.

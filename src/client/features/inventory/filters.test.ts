@@ -53,7 +53,7 @@ const catalogue = [
   }),
 ];
 
-describe("quantity buckets (spec section 9)", () => {
+describe("quantity buckets: out 0, low 1-5, normal 6-50, high above 50", () => {
   it("puts 0 in out of stock, 1-5 in low, 6-50 in normal, above 50 in high", () => {
     expect(quantityBucket(0)).toBe("out");
     expect(quantityBucket(1)).toBe("low");

@@ -46,7 +46,7 @@ export const QUANTITY_RANGE_LABELS: Record<QuantityRange, string> = {
 
 export const STATUS_LABELS: Record<StatusFilter, string> = { all: "All", active: "Active", disabled: "Disabled" };
 
-/** Which bucket a stock level falls in (spec section 9). */
+/** Which bucket a stock level falls in: out of stock 0, low 1-5, normal 6-50, high above 50. */
 export function quantityBucket(quantity: number): keyof typeof QUANTITY_BUCKETS {
   if (quantity <= QUANTITY_BUCKETS.out.max) return "out";
   if (quantity <= QUANTITY_BUCKETS.low.max) return "low";

@@ -17,7 +17,7 @@ const realTimers: Timers = {
 
 /**
  * How many steps a press held for `heldMs` gives: 1 at once (a plain click), then after
- * LONG_PRESS_MS one step and another every REPEAT_MS until release (spec sections 4 and 9).
+ * LONG_PRESS_MS (500 ms) one step and another every REPEAT_MS (150 ms) until release.
  */
 export function stepsForHold(heldMs: number, delayMs = LONG_PRESS_MS, intervalMs = REPEAT_MS): number {
   if (heldMs < delayMs) return 1;

@@ -1,6 +1,6 @@
 import { SWIPE_ACTION_PX, SWIPE_HINT_PX, SWIPE_MAX_PX } from "../../../contract/rules";
 
-/** Swipe right edits, swipe left disables or enables (spec section 4). */
+/** Swipe right edits, swipe left disables or enables (product managers only). */
 export type SwipeAction = "edit" | "toggle";
 
 /** Swiping is for product managers, and off for disabled products. */

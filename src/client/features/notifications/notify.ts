@@ -4,10 +4,10 @@ import { TOAST_DURATION_MS } from "../../../contract/rules";
 export type ToastType = keyof typeof TOAST_DURATION_MS;
 
 export const UNKNOWN_ERROR_MESSAGE = "An unknown error occurred";
-/** For an error that is neither text nor an Error (spec section 8's non-text fallback). */
+/** The fallback for an error that is neither text nor an Error. */
 export const NON_TEXT_ERROR_MESSAGE = "Error occurred";
 
-/** 0 or less means no auto-dismiss (spec section 9). */
+/** A duration of 0 or less means the toast stays until closed. */
 export function toastDuration(ms: number): number {
   return ms <= 0 ? Number.POSITIVE_INFINITY : ms;
 }

@@ -35,7 +35,7 @@ export function toInteger<B, I>(text: string, blank: B, invalid: I): number | B 
 /**
  * Form text -> the API body, validated with the contract's own schema (same rules and
  * messages as the server). Values become integers; a blank year is null; a blank quantity 0.
- * In the edit dialog a non-numeric quantity becomes 0 (spec section 5).
+ * In the edit dialog a non-numeric quantity becomes 0.
  */
 export function productFormSchema(mode: "add" | "edit") {
   return z

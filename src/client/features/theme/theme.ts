@@ -4,7 +4,7 @@ export const THEMES = ["light", "dark", "system"] as const;
 export type Theme = (typeof THEMES)[number];
 export type ResolvedTheme = "light" | "dark";
 
-/** light -> dark -> system -> light (spec section 4). */
+/** The theme button cycles light -> dark -> system -> light. */
 export function nextTheme(theme: Theme): Theme {
   return THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length] ?? "light";
 }

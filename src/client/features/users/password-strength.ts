@@ -1,5 +1,5 @@
 /**
- * Password strength (spec section 5): advisory only, it never blocks a submit.
+ * Password strength: advisory only, it never blocks a submit.
  * Seven checks worth one point each; score up to 2 is Weak, up to 4 Medium,
  * up to 6 Strong, 7 Very Strong. Pure functions, no React.
  */

@@ -11,7 +11,7 @@ const security = [{ session: [] }];
 /** 401 and 403 come before input validation: a caller without access learns nothing about the filters. */
 const config = { permission: "canViewAudit" } as const;
 
-/** Audit trails: product and quantity entries with filters, and the user list for the filter (API contract, Audit). */
+/** Audit trails: product and quantity entries with filters, and the user list for the filter. */
 export async function auditRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/audit/products",

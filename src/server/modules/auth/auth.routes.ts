@@ -18,7 +18,7 @@ import { loginThrottle } from "./login-throttle.js";
 const tags = ["auth"];
 const security = [{ session: [] }];
 
-/** Sign-in, sign-out, the current user, permissions and socket tokens (API contract, Auth and users). */
+/** Sign-in, sign-out, the current user, permissions and socket tokens. */
 export async function authRoutes(app: ZodApp): Promise<void> {
   // Computed once up front, so the first unknown-user sign-in costs no more than any other.
   await timingDummyHash();

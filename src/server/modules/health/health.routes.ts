@@ -3,7 +3,7 @@ import type { ZodApp } from "../../app.js";
 import { ping } from "../../db/client.js";
 import { errorAnswers } from "../../openapi.js";
 
-/** GET /api/health: whether the database answers, for a supervisor or a load balancer (API contract, last section). */
+/** GET /api/health: whether the database answers (200, else 503), for a supervisor or a load balancer. */
 export async function healthRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/health",

@@ -51,7 +51,7 @@ const show = (field: string, value: unknown): string => {
  * rows name (id order), plans every row against them as they are now, and writes the creations
  * and changes with their audit rows. A row that carries the export's `updated_at` merges: a field
  * it leaves as exported is never written over a change made since, and a field it changes that
- * someone changed since is left alone and reported (contract, "Imports as durable jobs").
+ * someone changed since is left alone and reported (docs/decisions/0001-imports-as-durable-jobs.md).
  */
 export async function writeBatch(tx: Db, importId: string, who: Importer, batch: BatchRows): Promise<BatchWritten> {
   const outcome: BatchWritten = { created: 0, updated: 0, skipped: 0, errors: [], revision: null };

@@ -39,7 +39,7 @@ export interface ImportDeps {
 }
 
 /**
- * Imports as durable jobs (contract, "Imports as durable jobs"). Every import is stored with its
+ * Imports as durable jobs (docs/decisions/0001-imports-as-durable-jobs.md). Every import is stored with its
  * rows: the spec's single call stages its rows as one part, commits and waits for its job; a file
  * too large for one call is staged part by part (any server process takes any part), committed,
  * and its outcome read with GET. The runner writes committed imports in short transactions.

@@ -23,7 +23,7 @@ const UNDO_BATCH = 500;
 const UNDO_NOTE = "Import undone";
 
 /**
- * Reverts an import (contract, "Imports as durable jobs"): each field it changed goes back to its
+ * Reverts an import (docs/decisions/0001-imports-as-durable-jobs.md): each field it changed goes back to its
  * value before the import where no one changed it since (read from the audit trail under the
  * product's lock), and each product it created and no one touched since is disabled. Written in
  * short transactions, audited as the undoing user's changes; the answer lists what was left.

@@ -51,7 +51,7 @@ export async function importRoutes(app: ZodApp): Promise<void> {
   });
 }
 
-/** POST /api/products/import (API contract, Import and Import preview). */
+/** POST /api/products/import: an import in one call, or with ?dry_run=true what it would do. */
 async function importCallRoutes(app: ZodApp): Promise<void> {
   app.post(
     "/products/import",

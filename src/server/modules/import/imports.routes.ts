@@ -10,7 +10,7 @@ import { undoImport } from "./import-undo.js";
 const schemaBase = { tags: ["imports"], security: [{ session: [] }] };
 const config = { permission: "canManageProducts" } as const;
 
-/** GET /api/imports and POST /api/imports/{id}/undo (contract, "Imports as durable jobs"). */
+/** GET /api/imports and POST /api/imports/{id}/undo (docs/decisions/0001-imports-as-durable-jobs.md). */
 export async function importsRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/imports",

@@ -9,7 +9,7 @@ import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { caller, newBarcode, recordEvents } from "./products.test-support.js";
 
-/** The card details (issue 14): price, cost, condition, grader and grade, set, number, location. */
+/** The card details: price, cost, condition, grader and grade, set, number, location. */
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;

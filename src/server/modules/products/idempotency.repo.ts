@@ -2,7 +2,7 @@ import { lt } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys } from "../../db/schema.js";
 
-/** Keys are honoured at least this long (API contract: 24 hours). Claimed and answered in apply_quantity_change (migration 0003). */
+/** Keys are honoured at least 24 hours (docs/decisions/0004). Claimed and answered in apply_quantity_change (migration 0003). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
 /** Forgets keys older than the retention period. */

@@ -20,7 +20,7 @@ import { barcodeTaken, lockProductById, MAX_ID, type ProductRow, updateProduct a
 
 export type UpdateProductInput = z.output<typeof updateProductBodySchema>;
 
-/** What the OpenAPI description of PUT /api/products/{id} says (API contract, "Sync, merging edits and retries"). */
+/** How an edit merges with changes made since it was opened, as the OpenAPI description of PUT /api/products/{id} says. */
 export const EDIT_RULES =
   "Accepts any non-empty subset of the editable fields; fields left out do not change. With `version` and the " +
   "product changed since: when none of the sent fields changed since that version the edit applies (200); " +

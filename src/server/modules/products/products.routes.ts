@@ -44,7 +44,7 @@ const security = [{ session: [] }];
 const manageProducts = { permission: "canManageProducts" } as const;
 const quantityHeadersSchema = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
 
-/** Products: list, lookup by barcode, create, edit, stock change, status (API contract, Products). */
+/** Products: list, lookup by barcode, create, edit, stock change, status. */
 export async function productsRoutes(app: ZodApp): Promise<void> {
   const catalogue = new CatalogueCache(catalogueSource(app.db), CATALOGUE_CACHE_DEFAULTS, app.log);
   // Kept warm from start (the database is migrated by then) until close: see CatalogueCache.

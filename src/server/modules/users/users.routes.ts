@@ -16,7 +16,7 @@ const tags = ["users"];
 const security = [{ session: [] }];
 const config = { permission: "canManageUsers" } as const;
 
-/** User accounts (API contract, Auth and users): list, create, enable/disable, reset password. */
+/** User accounts: list, create, enable/disable, reset password. */
 export async function usersRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/auth/users",
