@@ -8,7 +8,6 @@ import type { ProductRow } from "../products/products.repo.js";
 import { duplicateMessage } from "./import.plan.js";
 import {
   changesSince,
-  claimImportKeys,
   findProductsByBarcodes,
   type Importer,
   insertProducts,
@@ -32,6 +31,8 @@ export interface BatchRows {
   firstRowNumber: number;
   /** As stored: each row's shape was checked when it was received (import-body.ts). */
   rows: ImportRowInput[];
+  /** The file row of the import's first valid row with a GTIN key (import-rows.ts): a later one is a duplicate. */
+  firstRowOf: (key: string) => number | undefined;
 }
 
 export interface BatchWritten extends BatchOutcome {
@@ -53,10 +54,9 @@ const show = (field: string, value: unknown): string => {
  * it leaves as exported is never written over a change made since, and a field it changes that
  * someone changed since is left alone and reported (docs/decisions/0001-imports-as-durable-jobs.md).
  */
-export async function writeBatch(tx: Db, importId: string, who: Importer, batch: BatchRows): Promise<BatchWritten> {
+export async function writeBatch(tx: Db, who: Importer, batch: BatchRows): Promise<BatchWritten> {
   const outcome: BatchWritten = { created: 0, updated: 0, skipped: 0, errors: [], revision: null };
-  const valid: Array<{ row: number; values: ImportRow; key: string }> = [];
-  const seen = new Map<string, number>();
+  const rows: Array<{ row: number; values: ImportRow; key: string }> = [];
   batch.rows.forEach((input, i) => {
     const row = batch.firstRowNumber + i;
     const check = checkImportRow(input, row - 2);
@@ -65,25 +65,12 @@ export async function writeBatch(tx: Db, importId: string, who: Importer, batch:
       return;
     }
     const key = gtinKey(check.row.barcode);
-    const first = seen.get(key);
-    if (first !== undefined) {
+    const first = batch.firstRowOf(key) ?? row;
+    if (first !== row) {
       outcome.errors.push({ row, message: duplicateMessage(row, check.row.barcode, first) });
       return;
     }
-    seen.set(key, row);
-    valid.push({ row, values: check.row, key });
-  });
-
-  const earlier = await claimImportKeys(
-    tx,
-    importId,
-    valid.map((v) => ({ key: v.key, row: v.row })),
-  );
-  const rows = valid.filter((v) => {
-    const first = earlier.get(v.key);
-    if (first === undefined || first === v.row) return true;
-    outcome.errors.push({ row: v.row, message: duplicateMessage(v.row, v.values.barcode, first) });
-    return false;
+    rows.push({ row, values: check.row, key });
   });
 
   const locked = await findProductsByBarcodes(

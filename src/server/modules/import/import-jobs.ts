@@ -4,6 +4,7 @@ import type { ImportSummary } from "../../../contract/imports.js";
 import { badRequest, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
+import { yieldToPeople } from "../../db/people-first.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import type { ImportBody } from "./import-body.js";
@@ -21,7 +22,7 @@ import {
   recountRows,
   stagedParts,
 } from "./import-jobs.repo.js";
-import { type ImportRunner, yieldToPeople } from "./import-runner.js";
+import type { ImportRunner } from "./import-runner.js";
 
 /** A staged import not committed within this long is dropped (its rows were never written). */
 export const IMPORT_JOB_TTL_MS = 30 * 60_000;

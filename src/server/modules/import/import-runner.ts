@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.js";
+import { yieldToPeople } from "../../db/people-first.js";
 import { withTransaction } from "../../db/tx.js";
 import type { EventBus } from "../../events.js";
 import { isDatabaseUnavailable } from "../../plugins/errors.js";
 import { BatchRaced, writeBatch } from "./import-batch.js";
-import { chunkAt, claimableJobs, claimJob, failJob, finishJob, type ImportJobRow, recordBatch, releaseJob } from "./import-jobs.repo.js";
+import { claimableJobs, claimJob, failJob, finishJob, type ImportJobRow, recordBatch, releaseJob } from "./import-jobs.repo.js";
+import { StoredImportRows } from "./import-rows.js";
 
 export interface ImportRunnerOptions {
   /** Rows a batch writes at most. */
@@ -114,13 +116,14 @@ export class ImportRunner {
     let processed = job.processed;
     let size = this.options.maxBatchRows;
     let failures = 0;
+    const stored = await StoredImportRows.load(this.database, job.id, job.rows, job.firstRow);
     try {
       for (;;) {
         if (this.closed) throw new LeaseLost();
         await yieldToPeople(this.database);
         const started = performance.now();
         try {
-          const done = await this.batch(job, processed, size, who, event);
+          const done = await this.batch(job, stored, processed, size, who, event);
           failures = 0;
           if (done === null) return;
           processed = done;
@@ -151,17 +154,17 @@ export class ImportRunner {
    */
   private async batch(
     job: ImportJobRow,
+    stored: StoredImportRows,
     from: number,
     size: number,
-    who: Parameters<typeof writeBatch>[2],
+    who: Parameters<typeof writeBatch>[1],
     event: ThrottledEvent,
   ): Promise<number | null> {
+    // Read before the transaction: stored rows never change once the import is committed.
+    const { to, rows } = await stored.slice(from, size);
     return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
-      const chunk = from < job.rows ? await chunkAt(tx, job.id, from) : undefined;
-      const to = chunk ? Math.min(from + size, chunk.start + chunk.rowCount) : from;
       if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
-      const rows = chunk ? chunk.rows.slice(from - chunk.start, to - chunk.start) : [];
-      const written = await writeBatch(tx, job.id, who, { firstRowNumber: job.firstRow + from, rows });
+      const written = await writeBatch(tx, who, { firstRowNumber: job.firstRow + from, rows, firstRowOf: (key) => stored.firstRowOf(key) });
       const batch = { runner: this.id, from, to, leaseMs: this.options.leaseMs };
       if (!(await recordBatch(tx, job.id, batch, written))) throw new LeaseLost();
       if (written.revision !== null) {
@@ -176,16 +179,6 @@ export class ImportRunner {
   }
 }
 
-/**
- * Embedded database: lets the requests queued for the one connection go first. The pool serves
- * its queue in order, so a batch asking after them waits for them anyway; this only waits a
- * moment longer while more keep coming (at most 50 ms, so a busy shop's import still moves).
- * PostgreSQL: bulk work has its own pool.
- */
-export async function yieldToPeople(database: Database): Promise<void> {
-  if (database.kind !== "pglite") return;
-  for (let waited = 0; database.pool.waitingCount > 0 && waited < 50; waited += 5) await delay(5);
-}
 /** Below this a batch is mostly its fixed statements: a slow machine gets batches of this size, not smaller. */
 const MIN_BATCH_ROWS = 50;
 

@@ -2,6 +2,7 @@ import type { ImportField } from "../../../contract/import.js";
 import { type ImportUndoResult, type NotReverted, undoReasons } from "../../../contract/imports.js";
 import { conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
+import { yieldToPeople } from "../../db/people-first.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { type AuditedValues, auditedValues, emitInventoryUpdate } from "../products/product-changes.js";
@@ -16,7 +17,6 @@ import {
 } from "./import.repo.js";
 import { type ImportDeps, summaryOf } from "./import-jobs.js";
 import { findJob, markUndone } from "./import-jobs.repo.js";
-import { yieldToPeople } from "./import-runner.js";
 
 /** Audit entries of the import reverted per transaction. */
 const UNDO_BATCH = 500;

@@ -168,25 +168,6 @@ export async function updateProducts(tx: Db, who: Importer, updates: ProductUpda
   return Number(row?.count ?? 0);
 }
 
-/**
- * Records the GTIN keys of an import's valid rows (first row of each); answers the keys an
- * earlier batch of the same import already had, with that first row (these rows are duplicates).
- */
-export async function claimImportKeys(tx: Db, importId: string, keys: Array<{ key: string; row: number }>): Promise<Map<string, number>> {
-  if (keys.length === 0) return new Map();
-  // The select reads the table as it was before this statement's insert: only earlier batches' keys.
-  const rows = rowsOf<{ key: string; row: number }>(
-    await tx.execute(sql`
-      with input as (select * from jsonb_to_recordset(${jsonParam(keys)}) as k(key text, row int)),
-      claimed as (
-        insert into import_keys (import_id, key, row) select ${importId}::uuid, key, row from input
-        on conflict do nothing
-      )
-      select k.key, k.row from import_keys k join input i on i.key = k.key where k.import_id = ${importId}::uuid`),
-  );
-  return new Map(rows.map((r) => [r.key, Number(r.row)]));
-}
-
 /** An audit entry of a change made to a product after a moment: which fields it changed, and their values before it. */
 export interface LaterChange {
   productId: number;
