@@ -3,7 +3,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { VitePWA } from "vite-plugin-pwa";
-import { THEME_COLOR } from "./src/contract/rules";
+import { THEME_COLOR } from "./src/client/features/theme/theme-colors";
 
 /** The API server `npm run dev` starts beside Vite. */
 const API_TARGET = `http://localhost:${process.env.API_PORT ?? 3001}`;

@@ -251,3 +251,29 @@ test("a printed label scans back to its product with the streamer's camera", asy
     await camera.close();
   }
 });
+
+test("'Print labels after adding' goes from the new product to its labels", async ({ page }) => {
+  const name = uniqueName("Label after add");
+  await openInventory(page, "grid");
+  await page.getByRole("button", { name: "Add Product Manually" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add New Product" });
+  await dialog.getByRole("button", { name: "Generate shop code" }).click();
+  await expect(dialog.getByLabel("Barcode *")).toHaveValue(/^SC-\d{6,}$/);
+  const barcode = await dialog.getByLabel("Barcode *").inputValue();
+  await dialog.getByLabel("Product Name *").fill(name);
+  await dialog.getByLabel("Vendor *").fill("Topps");
+  await dialog.getByLabel("Print labels after adding").check();
+  await dialog.getByRole("button", { name: "Add Product" }).click();
+
+  // The add dialog gives way to the labels of the product just added, and only of it.
+  const labels = page.getByRole("dialog", { name: "Print labels" });
+  await expect(labels).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  await expect(labels.getByRole("img", { name: `Label of ${name}` })).toBeVisible();
+  await expect(labels.getByRole("img")).toHaveCount(1);
+  await expect(labels.getByText(barcode, { exact: true })).toBeVisible();
+  await expect(labels.getByRole("button", { name: "Download PDF" })).toBeEnabled();
+  await page.keyboard.press("Escape");
+  await expect(labels).toHaveCount(0);
+  expect(await serverProduct(barcode)).toMatchObject({ product_name: name });
+});

@@ -1,7 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, Suspense, useCallback, useState } from "react";
-import type { InventoryUpdate } from "../contract/events";
-import type { ShowUpdate } from "../contract/show-rules";
+import type { InventoryUpdate, ShowUpdate } from "../contract/events";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
 import { InventoryView } from "./features/inventory";

@@ -1,7 +1,8 @@
 // No zod here: the client's first screen imports this module.
 import type { Role } from "./permissions.js";
 import type { Product } from "./products.js";
-import type { ShowUpdate } from "./show-rules.js";
+import type { ShowEventType } from "./show-rules.js";
+import type { Show } from "./shows.js";
 
 export interface OnlineUser {
   username: string;
@@ -40,6 +41,15 @@ export interface InventoryUpdate {
   userId: number;
 }
 
+/** The live event `show_update`: a show started or ended (after the commit). */
+export interface ShowUpdate {
+  type: ShowEventType;
+  show: Show;
+  timestamp: string;
+  userId: number;
+  username: string;
+}
+
 export type AuthErrorReason = "invalid_token" | "expired_token" | "account_disabled";
 
 export interface ServerToClientEvents {
@@ -47,7 +57,7 @@ export interface ServerToClientEvents {
   auth_error: (payload: { message: string; reason: AuthErrorReason }) => void;
   user_count: (payload: { count: number; users: OnlineUser[] }) => void;
   inventory_update: (payload: InventoryUpdate) => void;
-  /** A show started or ended (src/contract/show-rules.ts). */
+  /** A show started or ended. */
   show_update: (payload: ShowUpdate) => void;
 }
 

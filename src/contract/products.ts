@@ -186,10 +186,3 @@ export type ProductsSince = z.infer<typeof productsSinceSchema>;
 
 /** POST /api/products/shop-code: a new shop code (SC-000123), never handed out before and not in use. */
 export const shopCodeSchema = z.object({ barcode: z.string() });
-
-/** GET /api/settings: what every signed-in screen needs to know about the shop. */
-export const settingsSchema = z.object({
-  /** ISO 4217 code of the shop's currency (the CURRENCY setting, default USD). */
-  currency: z.string(),
-});
-export type Settings = z.infer<typeof settingsSchema>;

@@ -31,18 +31,6 @@ export const CSV_TEMPLATE_COLUMNS = [...CSV_COLUMNS, ...CSV_DETAIL_COLUMNS] as c
 export const CSV_TRUE_VALUES = ["true", "1", "yes", "on"] as const;
 export const CSV_IS_ACTIVE_VALUES = ["true", "false", "1", "0", "yes", "no"] as const;
 
-export const LONG_PRESS_MS = 500;
-export const REPEAT_MS = 150;
-export const SWIPE_ACTION_PX = 50;
-export const SWIPE_MAX_PX = 100;
-export const SWIPE_HINT_PX = 30;
-
-export const SCANNER_FPS = 10;
-export const SCANNER_BOX_PX = 250;
-
-export const THEME_STORAGE_KEY = "blez-theme";
-export const THEME_COLOR = { dark: "#1a1a1a", light: "#2563eb" } as const;
-
 /** Quantity filter buckets: out of stock 0, low 1-5, normal 6-50, high above 50. */
 export const QUANTITY_BUCKETS = {
   out: { min: 0, max: 0 },

@@ -1,6 +1,5 @@
-// Shows: limits, messages, events and who sees what (no zod: the client's streamer screen uses them).
+// Shows: limits, messages, event types and who sees what (no zod: the client's streamer screen uses them).
 import type { Role } from "./permissions.js";
-import type { Show } from "./shows.js";
 
 export const SHOW_NAME_MAX = 100;
 
@@ -18,15 +17,6 @@ export function seesAllShows(role: Role): boolean {
 
 export const SHOW_EVENT_TYPES = ["show_started", "show_ended"] as const;
 export type ShowEventType = (typeof SHOW_EVENT_TYPES)[number];
-
-/** The live event `show_update`: a show started or ended (after the commit). */
-export interface ShowUpdate {
-  type: ShowEventType;
-  show: Show;
-  timestamp: string;
-  userId: number;
-  username: string;
-}
 
 /** The CSV of a show's summary (reconciling with the marketplace's orders). */
 export const SHOW_CSV_COLUMNS = ["product", "barcode", "sold", "added", "net"] as const;

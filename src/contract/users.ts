@@ -24,8 +24,3 @@ export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
 export const userStatusBodySchema = z.object({ is_active: z.boolean() });
 export const resetPasswordBodySchema = z.object({ newPassword: passwordSchema });
-
-/** The largest id a PostgreSQL `integer` column holds: larger ids cannot exist. */
-export const ID_MAX = 2_147_483_647;
-
-export const idParamsSchema = z.object({ id: z.coerce.number().int().positive().max(ID_MAX) });

@@ -1,14 +1,7 @@
 import fastifyCompress from "@fastify/compress";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  LogController,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./body-limits.js";
 import type { Config, TrustProxy } from "./config.js";
@@ -22,6 +15,7 @@ import { importRoutes } from "./modules/import/import.routes.js";
 import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-runner.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
+import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { showsRoutes } from "./modules/shows/shows.routes.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
 import { apiAuth } from "./plugins/auth.js";
@@ -44,14 +38,6 @@ declare module "fastify" {
 }
 
 export type App = FastifyInstance;
-/** Route modules register on the zod-typed instance. */
-export type ZodApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
 
 /** Headers and fields never written to the logs. */
 const REDACT = ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'];
@@ -149,6 +135,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await authRoutes(zapp);
       await usersRoutes(zapp);
       await productsRoutes(zapp);
+      await settingsRoutes(zapp);
       await importRoutes(zapp);
       await auditRoutes(zapp);
       await showsRoutes(zapp);

@@ -1,6 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { InventoryUpdate } from "../contract/events.js";
-import type { ShowUpdate } from "../contract/show-rules.js";
+import type { InventoryUpdate, ShowUpdate } from "../contract/events.js";
 
 /**
  * In-process events that services raise after a commit. The realtime plugin turns them into

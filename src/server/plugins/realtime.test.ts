@@ -342,7 +342,16 @@ describe("revoked accounts", () => {
 describe("shutdown", () => {
   it("an app closed right after it started ends its database (the adapter's LISTEN connection is given back)", async () => {
     const quick = await createTestApp();
+    const { pool } = quick.database;
+    await quick.app.close();
+    // Every connection the app took is back in the pool, the adapter's LISTEN one (PostgreSQL) included:
+    // one still checked out would keep the pool, and so the database, from ending.
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    expect(pool.waitingCount).toBe(0);
     await quick.close();
+    expect(pool.ended).toBe(true);
+    expect(pool.totalCount).toBe(0);
+    await expect(pool.query("select 1")).rejects.toThrow();
   }, 90_000);
 
   it("closes promptly with polling and websocket clients connected", async () => {

@@ -2,8 +2,7 @@ import { createAdapter } from "@socket.io/postgres-adapter";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Server, type Socket } from "socket.io";
-import type { ClientToServerEvents, InventoryUpdate, ServerToClientEvents } from "../../contract/events.js";
-import type { ShowUpdate } from "../../contract/show-rules.js";
+import type { ClientToServerEvents, InventoryUpdate, ServerToClientEvents, ShowUpdate } from "../../contract/events.js";
 import { poolIdle, watchedAdapterPool } from "../modules/realtime/adapter-pool.js";
 import { AUTHENTICATED_ROOM, type Presence, presenceOf } from "../modules/realtime/presence.js";
 import {

@@ -1,6 +1,7 @@
 import type { ProductAuditEntry, QuantityAuditEntry } from "../../../contract/audit";
 import { AUDIT_LIMIT_MAX } from "../../../contract/audit";
-import { type CsvRow, downloadCsv, isoDay, toCsv } from "../csv";
+import { isoDay } from "../../lib/dates";
+import { type CsvRow, downloadCsv, toCsv } from "../csv";
 import { listProductAudit } from "./api/list-product-audit";
 import { listQuantityAudit } from "./api/list-quantity-audit";
 import type { AuditFilters } from "./audit-filters";

@@ -2,6 +2,7 @@ import Papa from "papaparse";
 import { centsToAmount } from "../../../contract/money";
 import type { Product } from "../../../contract/products";
 import { CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS } from "../../../contract/rules";
+import { isoDay } from "../../lib/dates";
 import { downloadBlob } from "../../lib/download";
 
 /**
@@ -60,14 +61,6 @@ export type ExportKind = "active" | "complete";
 export function exportCsv(products: readonly Product[], kind: ExportKind): string {
   const chosen = kind === "active" ? products.filter((p) => p.is_active !== false) : products;
   return toCsv(CSV_EXPORT_COLUMNS, chosen.map(productToRow));
-}
-
-/** YYYY-MM-DD of the local day. */
-export function isoDay(date: Date): string {
-  const y = date.getFullYear();
-  const m = String(date.getMonth() + 1).padStart(2, "0");
-  const d = String(date.getDate()).padStart(2, "0");
-  return `${y}-${m}-${d}`;
 }
 
 export function exportFileName(kind: ExportKind, date: Date = new Date()): string {

@@ -1,6 +1,6 @@
 import { lazy } from "react";
 
-export { amountCell, type CsvRow, downloadCsv, isoDay, toCsv } from "./csv-format";
+export { amountCell, type CsvRow, downloadCsv, toCsv } from "./csv-format";
 export { parseCsvText } from "./csv-import";
 
 // The dialog loads when first opened.

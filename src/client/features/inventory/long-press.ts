@@ -1,4 +1,4 @@
-import { LONG_PRESS_MS, REPEAT_MS } from "../../../contract/rules";
+import { LONG_PRESS_MS, REPEAT_MS } from "../../lib/ui-timings";
 
 /** Timers the repeater uses; injectable so the logic is testable without a real clock. */
 export interface Timers {

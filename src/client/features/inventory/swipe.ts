@@ -1,4 +1,4 @@
-import { SWIPE_ACTION_PX, SWIPE_HINT_PX, SWIPE_MAX_PX } from "../../../contract/rules";
+import { SWIPE_ACTION_PX, SWIPE_HINT_PX, SWIPE_MAX_PX } from "../../lib/ui-timings";
 
 /** Swipe right edits, swipe left disables or enables (product managers only). */
 export type SwipeAction = "edit" | "toggle";

@@ -1,5 +1,5 @@
 import type { Product } from "../../../contract/products";
-import { gradeText, setText } from "../products";
+import { gradeText, setText } from "../../lib/card-details";
 import type { LabelSheet } from "./label-sheets";
 
 /** Labels are drawn at 300 dots per inch: a thermal label printer's resolution. */

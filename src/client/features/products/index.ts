@@ -1,7 +1,6 @@
 import { lazy } from "react";
 
 export { useSetProductStatus } from "./api/set-product-status";
-export { gradeText, setText } from "./card-details";
 export { QUANTITY_FAILED } from "./messages";
 export { productNameOf } from "./product-name";
 export { fakeApi } from "./store/fake-api";

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { formatMoney } from "../../../contract/money";
-import type { Settings } from "../../../contract/products";
 import { CURRENCY_DEFAULT } from "../../../contract/rules";
+import type { Settings } from "../../../contract/settings";
 import { apiFetch } from "../../lib/http";
 
 /** GET /api/settings: the shop's settings every signed-in screen needs (its currency). */

@@ -1,4 +1,4 @@
-import { THEME_COLOR, THEME_STORAGE_KEY } from "../../../contract/rules";
+import { THEME_COLOR, THEME_STORAGE_KEY } from "./theme-colors";
 
 export const THEMES = ["light", "dark", "system"] as const;
 export type Theme = (typeof THEMES)[number];

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -71,8 +71,18 @@ describe("the embedded database", { timeout: 120_000 }, () => {
 
   it("takes over a lock left by servers that no longer run", async () => {
     const dir = freshDir();
-    writeFileSync(join(dir, "blez-server.lock"), `${deadPid()} ${deadPid()}`);
+    const lockFile = join(dir, "blez-server.lock");
+    const dead = [deadPid(), deadPid()];
+    writeFileSync(lockFile, dead.join(" "));
     const database = await openPglite(dir);
-    await database.close();
+    try {
+      // Started on the folder, and the lock is this server's now: its own id, none of the dead ones.
+      expect((await database.pool.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
+      const owners = readFileSync(lockFile, "utf8").split(/\s+/).filter(Boolean).map(Number);
+      expect(owners).toContain(process.pid);
+      for (const pid of dead) expect(owners).not.toContain(pid);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { auditQuerySchema, auditUserSchema, productAuditEntrySchema, quantityAuditEntrySchema } from "../../../contract/audit.js";
-import { idParamsSchema } from "../../../contract/users.js";
-import type { ZodApp } from "../../app.js";
+import { idParamsSchema } from "../../../contract/common.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
 import { getAuditUsers, getProductAudit, getQuantityAudit } from "./audit.service.js";
 
 const tags = ["audit"];

@@ -6,10 +6,10 @@ import {
   verifyPermissionsResponseSchema,
 } from "../../../contract/auth.js";
 import { successSchema } from "../../../contract/errors.js";
-import type { ZodApp } from "../../app.js";
 import { ANONYMOUS_BODY_LIMIT_BYTES } from "../../body-limits.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext, sessionOf } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from "../sessions/session-cookie.js";
 import { timingDummyHash } from "../users/passwords.js";
 import { currentPermissions, currentUser, login } from "./auth.service.js";

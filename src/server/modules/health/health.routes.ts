@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ZodApp } from "../../app.js";
 import { ping } from "../../db/client.js";
 import { errorAnswers } from "../../openapi.js";
+import type { ZodApp } from "../../zod-app.js";
 
 /** GET /api/health: whether the database answers (200, else 503), for a supervisor or a load balancer. */
 export async function healthRoutes(app: ZodApp): Promise<void> {

@@ -1,8 +1,8 @@
 import { importJobParamsSchema, importJobSchema, importPartBodySchema, importPartParamsSchema } from "../../../contract/import.js";
-import type { ZodApp } from "../../app.js";
 import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
 import type { ImportBody } from "./import-body.js";
 import { addImportPart, commitImport, createImport, getImport } from "./import-jobs.js";
 

@@ -8,11 +8,11 @@ import {
   importQuerySchema,
   importResultSchema,
 } from "../../../contract/import.js";
-import type { ZodApp } from "../../app.js";
 import { AppError } from "../../app-error.js";
 import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
 import { previewImport } from "./import.service.js";
 import { ImportBody, readImportBody } from "./import-body.js";
 import { importInOneCall } from "./import-jobs.js";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { importJobParamsSchema } from "../../../contract/import.js";
 import { importSummarySchema, importsQuerySchema, importUndoResultSchema } from "../../../contract/imports.js";
-import type { ZodApp } from "../../app.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
 import { listImports } from "./import-jobs.js";
 import { undoImport } from "./import-undo.js";
 

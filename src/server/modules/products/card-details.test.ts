@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImportPreview, ImportResult } from "../../../contract/import.js";
 import type { Product } from "../../../contract/products.js";
 import { csvMessages, DETAIL_FIELDS, DETAIL_MESSAGES, MONEY_MAX_CENTS } from "../../../contract/rules.js";
-import { loadConfig } from "../../config.js";
 import { productAudit, products } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
@@ -165,19 +164,6 @@ describe("POST /api/products/shop-code", () => {
   it("is refused to a streamer (403) and to a signed-out caller (401)", async () => {
     expect((await streamer.post("/api/products/shop-code")).statusCode).toBe(403);
     expect((await t.app.inject({ method: "POST", url: "/api/products/shop-code" })).statusCode).toBe(401);
-  });
-});
-
-describe("GET /api/settings", () => {
-  it("answers the shop's currency to any signed-in user, 401 to others", async () => {
-    expect((await streamer.get("/api/settings")).json()).toEqual({ currency: "EUR" });
-    expect((await t.app.inject({ method: "GET", url: "/api/settings" })).statusCode).toBe(401);
-  });
-
-  it("reads CURRENCY (default USD, any case) and refuses a code that is not a currency", () => {
-    expect(loadConfig({}).CURRENCY).toBe("USD");
-    expect(loadConfig({ CURRENCY: "gbp" }).CURRENCY).toBe("GBP");
-    expect(() => loadConfig({ CURRENCY: "DOLLARS" })).toThrow(/CURRENCY: expected an ISO 4217 currency code/);
   });
 });
 

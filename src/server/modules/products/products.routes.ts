@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
+import { idParamsSchema } from "../../../contract/common.js";
 import { errorBodySchema } from "../../../contract/errors.js";
 import {
   barcodeParamsSchema,
@@ -10,16 +11,14 @@ import {
   productsSinceQuerySchema,
   productsSinceSchema,
   quantityChangeBodySchema,
-  settingsSchema,
   shopCodeSchema,
   updateProductBodySchema,
   versionConflictBodySchema,
 } from "../../../contract/products.js";
 import { CATALOGUE_REVISION_HEADER, IDEMPOTENCY_HEADER } from "../../../contract/rules.js";
-import { idParamsSchema } from "../../../contract/users.js";
-import type { ZodApp } from "../../app.js";
 import { describedError, errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
 import { CATALOGUE_CACHE_DEFAULTS, CatalogueCache, pickEncoding } from "./catalogue-cache.js";
 import { EDIT_RULES, updateProduct } from "./product-edit.service.js";
 import {
@@ -183,19 +182,6 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => ({ barcode: await newShopCode(serviceContext(app, request)) }),
-  );
-
-  app.get(
-    "/settings",
-    {
-      schema: {
-        tags: ["settings"],
-        security,
-        summary: "The shop's settings every signed-in screen needs (its currency)",
-        response: { 200: settingsSchema, ...errorAnswers(401, 503) },
-      },
-    },
-    async () => ({ currency: app.config.CURRENCY }),
   );
 
   app.put(

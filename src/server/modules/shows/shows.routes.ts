@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
+import { idParamsSchema } from "../../../contract/common.js";
 import {
   currentShowSchema,
   showListItemSchema,
@@ -7,10 +8,9 @@ import {
   showSummarySchema,
   startShowBodySchema,
 } from "../../../contract/shows.js";
-import { idParamsSchema } from "../../../contract/users.js";
-import type { ZodApp } from "../../app.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
 import { showCsv, showCsvFileName } from "./shows.csv.js";
 import { currentShow, endShow, getShowSummary, listShows, startShow } from "./shows.service.js";
 

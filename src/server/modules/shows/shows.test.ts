@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QuantityAuditEntry } from "../../../contract/audit.js";
+import type { ShowUpdate } from "../../../contract/events.js";
 import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
-import type { ShowUpdate } from "../../../contract/show-rules.js";
 import type { CurrentShow, ShowListItem, ShowSummary } from "../../../contract/shows.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";

@@ -1,15 +1,10 @@
 import { z } from "zod";
+import { idParamsSchema } from "../../../contract/common.js";
 import { successSchema } from "../../../contract/errors.js";
-import {
-  createUserBodySchema,
-  idParamsSchema,
-  resetPasswordBodySchema,
-  userSchema,
-  userStatusBodySchema,
-} from "../../../contract/users.js";
-import type { ZodApp } from "../../app.js";
+import { createUserBodySchema, resetPasswordBodySchema, userSchema, userStatusBodySchema } from "../../../contract/users.js";
 import { errorAnswers } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
 import { createUser, listUsers, resetPassword, setUserStatus } from "./users.service.js";
 
 const tags = ["users"];

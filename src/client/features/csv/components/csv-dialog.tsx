@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Download, FileDown, Upload } from "lucide-react";
 import { type ChangeEvent, useId, useRef, useState } from "react";
 import { IMPORT_JOB_MAX_ROWS, IMPORT_PART_ROWS, type ImportPreview, type ImportResult } from "../../../../contract/import";
+import type { Product } from "../../../../contract/products";
 import { CSV_COLUMNS, CSV_DETAIL_COLUMNS } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
@@ -9,7 +10,6 @@ import { Spinner } from "../../../components/ui/spinner";
 import { queryKeys } from "../../../lib/query-client";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications";
-import { useProductList, useProductStore } from "../../products";
 import { importFile, previewInParts } from "../api/import-products";
 import { downloadCsv, type ExportKind, exportCsv, exportFileName, TEMPLATE_FILE_NAME, templateCsv } from "../csv-format";
 import { type CheckedRows, checkRows, isCsvFileName, NOT_CSV_MESSAGE, type ParsedCsv, parseCsvFile, previewRows } from "../csv-import";
@@ -27,17 +27,18 @@ type Phase =
   | { kind: "done"; result: ImportResult };
 
 export interface CsvDialogProps {
+  /** The catalogue the exports are made from: the view's live products. */
+  products: readonly Product[];
+  /** An import or an undo changed products: the view catches its products up (their live events may come later, or be lost). */
+  onProductsChanged: () => void;
   onClose: () => void;
 }
 
 /** CSV import (parse, check, preview, dry-run diff, confirm, result) and export. */
-export function CsvDialog({ onClose }: CsvDialogProps) {
+export function CsvDialog({ products, onProductsChanged, onClose }: CsvDialogProps) {
   const queryClient = useQueryClient();
-  const store = useProductStore();
   const { permissions } = useAuth();
   const canManage = permissions.canManageProducts;
-  // The exports are made from the live catalogue in the product store.
-  const { products } = useProductList();
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -96,8 +97,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
       // Sent in parts when large, then written together: all rows or none.
       const result = await importFile(back.checked.valid, (state) => setPhase({ ...importing, ...state }));
       setPhase({ kind: "done", result });
-      // The import's changes: a catch-up from the store's watermark (its live event may be later or lost).
-      store.resync();
+      onProductsChanged();
       // The audit trails and the Recent imports list (under the audit keys) on screen refetch.
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
       notify.success(`Import complete: ${result.created} created, ${result.updated} updated`);
@@ -134,7 +134,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
             Import
           </h3>
           {phase.kind === "done" ? (
-            <ImportOutcome result={phase.result} onAgain={reset} canUndo={canManage} onUndone={store.resync} />
+            <ImportOutcome result={phase.result} onAgain={reset} canUndo={canManage} onUndone={onProductsChanged} />
           ) : phase.kind === "diff" ? (
             <ImportDiff
               preview={phase.preview}
@@ -251,8 +251,7 @@ export function CsvDialog({ onClose }: CsvDialogProps) {
           ) : null}
         </section>
 
-        {/* The products an undo changed: a catch-up from the store's watermark, as after an import. */}
-        {canManage ? <RecentImports onUndone={store.resync} /> : null}
+        {canManage ? <RecentImports onUndone={onProductsChanged} /> : null}
 
         <section aria-labelledby={`${inputId}-export`} className="flex flex-col gap-3 border-t border-gray-200 pt-4 dark:border-gray-700">
           <h3 id={`${inputId}-export`} className="text-base font-bold">

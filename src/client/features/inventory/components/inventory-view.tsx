@@ -9,7 +9,7 @@ import { AuditDialog } from "../../audit";
 import { useAuth } from "../../auth";
 import { CsvDialog } from "../../csv";
 import { PrintLabelsDialog } from "../../labels";
-import { AddProductDialog, AdjustStockDialog, EditProductDialog, useProductList } from "../../products";
+import { AddProductDialog, AdjustStockDialog, EditProductDialog, useProductList, useProductStore } from "../../products";
 import { ScannerOverlay } from "../../scanner";
 import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
 import { useFilteredProducts } from "../hooks/use-filtered-products";
@@ -30,7 +30,8 @@ type Modal =
   | { kind: "scan" }
   | { kind: "csv" }
   | { kind: "audit"; product?: Product }
-  | { kind: "labels" };
+  /** The products of a flow (the one just added), or else the selection. */
+  | { kind: "labels"; products?: Product[] };
 
 const NONE: ReadonlySet<number> = new Set();
 
@@ -38,6 +39,7 @@ const NONE: ReadonlySet<number> = new Set();
 export function InventoryView() {
   const { permissions } = useAuth();
   const canManage = permissions.canManageProducts;
+  const store = useProductStore();
   const products = useProductList();
   const [filters, setFiltersState] = useState<InventoryFilters>(DEFAULT_FILTERS);
   // Products this user disabled or enabled stay in view until the filters change.
@@ -177,7 +179,13 @@ export function InventoryView() {
       )}
 
       <Suspense fallback={null}>
-        {modal.kind === "add" ? <AddProductDialog onClose={close} initialBarcode={modal.barcode} /> : null}
+        {modal.kind === "add" ? (
+          <AddProductDialog
+            onClose={close}
+            initialBarcode={modal.barcode}
+            onPrintLabels={(product) => setModal({ kind: "labels", products: [product] })}
+          />
+        ) : null}
         {modal.kind === "edit" ? <EditProductDialog product={modal.product} onClose={close} /> : null}
         {modal.kind === "adjust" ? <AdjustStockDialog product={modal.product} onClose={close} /> : null}
         {modal.kind === "scan" ? (
@@ -188,9 +196,10 @@ export function InventoryView() {
             onNotFound={(barcode) => setModal({ kind: "add", barcode })}
           />
         ) : null}
-        {modal.kind === "csv" ? <CsvDialog onClose={close} /> : null}
+        {/* Exports from the live catalogue; after an import or an undo, a catch-up from the store's watermark. */}
+        {modal.kind === "csv" ? <CsvDialog products={products.products} onProductsChanged={store.resync} onClose={close} /> : null}
         {modal.kind === "audit" ? <AuditDialog onClose={close} product={modal.product} /> : null}
-        {modal.kind === "labels" ? <PrintLabelsDialog products={selected} onClose={close} /> : null}
+        {modal.kind === "labels" ? <PrintLabelsDialog products={modal.products ?? selected} onClose={close} /> : null}
       </Suspense>
     </div>
   );

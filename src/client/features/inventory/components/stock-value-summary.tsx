@@ -1,7 +1,8 @@
 import { useMemo } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
-import { downloadCsv, isoDay } from "../../csv";
+import { isoDay } from "../../../lib/dates";
+import { downloadCsv } from "../../csv";
 import { useMoney } from "../../settings";
 import { stockValue, stockValueCsv } from "../stock-value";
 

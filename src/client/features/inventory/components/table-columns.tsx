@@ -1,7 +1,7 @@
 import { createColumnHelper, type SortingFn } from "@tanstack/react-table";
 import type { Product } from "../../../../contract/products";
 import { Badge } from "../../../components/ui/badge";
-import { gradeText } from "../../products";
+import { gradeText } from "../../../lib/card-details";
 import { useMoney } from "../../settings";
 import { isLowStock } from "./product-card";
 import { QuantityStepper } from "./quantity-stepper";

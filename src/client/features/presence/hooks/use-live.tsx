@@ -1,8 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import type { InventoryUpdate, OnlineUser } from "../../../../contract/events";
-import type { ShowUpdate } from "../../../../contract/show-rules";
+import type { InventoryUpdate, OnlineUser, ShowUpdate } from "../../../../contract/events";
 import { ApiError } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 import { createSocket } from "../../../lib/socket";

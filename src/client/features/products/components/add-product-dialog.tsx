@@ -1,12 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Suspense, useId, useState } from "react";
+import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
-import { PrintLabelsDialog } from "../../labels";
 import { notify } from "../../notifications";
 import { newShopCode, useCreateProduct } from "../api/create-product";
 import { ADD_FAILED, EMPTY_PRODUCT_FORM, type ProductFormOutput, type ProductFormValues, productFormSchema } from "../product-form";
@@ -20,15 +19,18 @@ export interface AddProductDialogProps {
   onClose: () => void;
   /** Barcode filled in (scan to add). */
   initialBarcode?: string;
+  /**
+   * Offers "Print labels after adding": called, instead of onClose, with the product just added
+   * when that was chosen. The view that shows this dialog opens the labels next.
+   */
+  onPrintLabels?: (product: Product) => void;
 }
 
 /** 'Add New Product': the contract's rules, integers, inputs disabled while saving. */
-export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogProps) {
+export function AddProductDialog({ onClose, initialBarcode, onPrintLabels }: AddProductDialogProps) {
   const create = useCreateProduct();
   const printId = useId();
   const [printAfter, setPrintAfter] = useState(false);
-  /** The product just added, when its labels are to be printed next. */
-  const [added, setAdded] = useState<Product | null>(null);
   const [generating, setGenerating] = useState(false);
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({
     resolver: zodResolver(schema),
@@ -55,20 +57,12 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
     try {
       const product = await create.mutateAsync(body);
       notify.success(`Added ${productNameOf(product)}`);
-      if (printAfter) setAdded(product);
+      if (printAfter && onPrintLabels) onPrintLabels(product);
       else onClose();
     } catch (err) {
       setServerError(messageOr(err, ADD_FAILED));
     }
   });
-
-  if (added) {
-    return (
-      <Suspense fallback={null}>
-        <PrintLabelsDialog products={[added]} onClose={onClose} />
-      </Suspense>
-    );
-  }
 
   return (
     <Dialog onClose={onClose} busy={saving} title="Add New Product">
@@ -85,17 +79,19 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
             </Button>
           }
         />
-        <label htmlFor={printId} className="flex items-center gap-2 text-sm">
-          <input
-            id={printId}
-            type="checkbox"
-            className="size-4"
-            checked={printAfter}
-            onChange={(e) => setPrintAfter(e.target.checked)}
-            disabled={saving}
-          />
-          Print labels after adding
-        </label>
+        {onPrintLabels ? (
+          <label htmlFor={printId} className="flex items-center gap-2 text-sm">
+            <input
+              id={printId}
+              type="checkbox"
+              className="size-4"
+              checked={printAfter}
+              onChange={(e) => setPrintAfter(e.target.checked)}
+              disabled={saving}
+            />
+            Print labels after adding
+          </label>
+        ) : null}
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={onClose} disabled={saving}>
             Cancel

@@ -1,8 +1,8 @@
 import { Flashlight, FlashlightOff } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { SCANNER_BOX_PX, SCANNER_FPS } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
 import { inputClassName } from "../../../components/ui/field";
+import { SCANNER_BOX_PX, SCANNER_FPS } from "../../../lib/ui-timings";
 import { createDetector, type Detector } from "../detector";
 import { CAMERA_DENIED } from "../messages";
 

@@ -5,7 +5,7 @@ import { LOW_STOCK_MAX } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
-import { gradeText, setText } from "../../products";
+import { gradeText, setText } from "../../../lib/card-details";
 import { useMoney } from "../../settings";
 import { DISABLED_IN_STREAM } from "../messages";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROLES, resolvePermissions } from "../../../contract/permissions";
+import { ROLES, resolvePermissions } from "./permissions.js";
 
 describe("permissions: server answer first, spec fallbacks otherwise", () => {
   it("falls back per role when the server gives nothing", () => {

@@ -1,4 +1,4 @@
-import type { Product } from "../../../contract/products";
+import type { Product } from "../../contract/products";
 
 /** What a slab says about itself ("PSA 10"); a raw card its condition. */
 export function gradeText(p: Pick<Product, "grader" | "grade" | "condition">): string {

@@ -1,0 +1,9 @@
+import { z } from "zod";
+
+/** Schemas every part of the API uses, whatever it is about. */
+
+/** The largest id a PostgreSQL `integer` column holds: larger ids cannot exist. */
+export const ID_MAX = 2_147_483_647;
+
+/** `/{id}` of a user, a product or a show: a positive integer a row can have. */
+export const idParamsSchema = z.object({ id: z.coerce.number().int().positive().max(ID_MAX) });

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../config.js";
+import { signedIn } from "../../test/factories.js";
+import { createTestApp, type TestApp } from "../../test/test-app.js";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ CURRENCY: "EUR" });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("GET /api/settings", () => {
+  it("answers the shop's currency to any signed-in user, 401 to others", async () => {
+    const { cookie } = await signedIn(t.app, "streamer");
+    expect((await t.app.inject({ method: "GET", url: "/api/settings", headers: { cookie } })).json()).toEqual({ currency: "EUR" });
+    expect((await t.app.inject({ method: "GET", url: "/api/settings" })).statusCode).toBe(401);
+  });
+
+  it("reads CURRENCY (default USD, any case) and refuses a code that is not a currency", () => {
+    expect(loadConfig({}).CURRENCY).toBe("USD");
+    expect(loadConfig({ CURRENCY: "gbp" }).CURRENCY).toBe("GBP");
+    expect(() => loadConfig({ CURRENCY: "DOLLARS" })).toThrow(/CURRENCY: expected an ISO 4217 currency code/);
+  });
+});
