@@ -2,7 +2,7 @@ import type { InventoryUpdate } from "../../../../contract/events";
 import { gtinKey } from "../../../../contract/gtin";
 import type { Product, ProductsSince, QuantityChangeBody } from "../../../../contract/products";
 import { RECENT_PRODUCTS_MAX } from "../../../../contract/rules";
-import { ApiError, normaliseError } from "../../../lib/http";
+import { type ApiError, normaliseError } from "../../../lib/http";
 import type { ProductList } from "../api/list-products";
 import type { OfflineStorage, QueuedTap } from "./offline-storage";
 import { TapQueue } from "./tap-queue";
@@ -17,8 +17,6 @@ export interface ProductStoreApi {
 }
 
 export interface ProductStoreOptions {
-  /** A call answered 401: the session ended. */
-  onUnauthorized?: () => void;
   /** Whose store this is: taps kept offline belong to one user (their Idempotency-Keys are). */
   userId?: number;
   /** Where taps and the shown products survive a reload (IndexedDB in the app; none: memory only). */
@@ -39,7 +37,8 @@ export const WATCHED_MAX = RECENT_PRODUCTS_MAX + 1;
  * it; after that, missed changes come from `since` catch-ups. Quantity changes in flight from
  * this tab are kept by Idempotency-Key until their own event or their answer settles them; taps
  * (`tap`) also wait in order in offline storage while the server is out of reach (TapQueue).
- * Barcodes are found as GTINs (contract/gtin.ts), as the server finds them.
+ * Barcodes are found as GTINs (contract/gtin.ts), as the server finds them. A 401 needs nothing
+ * here: apiFetch tells the app the session ended.
  */
 export class ProductStore {
   private readonly byId = new Map<number, Product>();
@@ -88,7 +87,6 @@ export class ProductStore {
         }
         this.emit();
       },
-      unauthorized: () => this.options.onUnauthorized?.(),
       changed: () => this.emit(),
     });
   }
@@ -142,10 +140,6 @@ export class ProductStore {
       .then((product) => {
         if (product) this.put(product);
         return product;
-      })
-      .catch((err: unknown) => {
-        this.report(err);
-        throw err;
       })
       .finally(() => this.lookups.delete(barcode));
     this.lookups.set(barcode, request);
@@ -218,10 +212,7 @@ export class ProductStore {
     const body: QuantityChangeBody = { quantity_change: delta, reason, ...(opts.showId === undefined ? {} : { show_id: opts.showId }) };
     const settled = this.queue.add({ key, productId: id, body, at: new Date().toISOString() });
     this.emit();
-    return settled.catch((err: unknown) => {
-      this.report(err);
-      throw err;
-    });
+    return settled;
   };
 
   /** Resolves when no catch-up is running (tests). */
@@ -248,7 +239,6 @@ export class ProductStore {
       return product;
     } catch (err) {
       if (this.settle(key)) this.emit();
-      this.report(err);
       throw err;
     }
   };
@@ -275,7 +265,6 @@ export class ProductStore {
     } catch (err) {
       this.listStatus = "error";
       this.listError = normaliseError(err);
-      this.report(err);
     }
     this.emit();
     if ((this.syncAgain || liveBefore) && this.listStatus === "loaded") {
@@ -290,9 +279,8 @@ export class ProductStore {
       try {
         if (this.wantsAll) await this.catchUp();
         else await this.relookupWatched();
-      } catch (err) {
+      } catch {
         // The next reconnect or import tries again.
-        this.report(err);
       }
     } while (this.syncAgain);
   }
@@ -340,10 +328,6 @@ export class ProductStore {
     const sum = this.pendingDelta(id) + delta;
     if (sum === 0) this.pendingById.delete(id);
     else this.pendingById.set(id, sum);
-  }
-
-  private report(err: unknown): void {
-    if (err instanceof ApiError && err.status === 401) this.options.onUnauthorized?.();
   }
 
   private emit(): void {

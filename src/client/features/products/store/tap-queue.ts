@@ -13,15 +13,13 @@ export interface TapQueueHooks {
   refused(tap: QueuedTap, error: ApiError, waited: boolean): void;
   /** Taps and products kept from before a reload, before any of them is sent. */
   restored(taps: QueuedTap[], products: Product[]): void;
-  /** The session ended (401): sending stops until `flush`. */
-  unauthorized(): void;
   /** The queue or its state changed. */
   changed(): void;
 }
 
 /** Waits between sends while the server is out of reach: doubling up to the last. */
 const RETRY_MS = [2_000, 4_000, 8_000, 15_000, 30_000];
-/** Client errors that are not refusals: try again later. */
+/** Client errors that are not refusals: try again later (a 401 has told the app the session ended, through apiFetch). */
 const LATER = new Set([401, 408, 429]);
 
 /**
@@ -126,7 +124,6 @@ export class TapQueue {
         } catch (err) {
           const error = normaliseError(err);
           if (!this.queue.includes(tap)) continue;
-          if (error.status === 401) this.hooks.unauthorized();
           if (isRetryable(error) || error.status === null || LATER.has(error.status)) {
             this.waitForServer();
             return;
