@@ -8,6 +8,7 @@ import {
   loadErrorText,
   NETWORK_ERROR_MESSAGE,
   normaliseError,
+  onSessionEnded,
   TIMEOUT_ERROR_MESSAGE,
   UNEXPECTED_ERROR_MESSAGE,
 } from "./http";
@@ -30,6 +31,8 @@ beforeAll(async () => {
   routes.set("/message-field", (_req, res) => json(res, 400, { message: "Bad input here" }));
   routes.set("/no-message", (_req, res) => json(res, 418, { something: 1 }));
   routes.set("/server-error", (_req, res) => json(res, 503, {}));
+  routes.set("/signed-out", (_req, res) => json(res, 401, { error: "Not signed in" }));
+  routes.set("/forbidden", (_req, res) => json(res, 403, { error: "Forbidden" }));
   routes.set("/text-error", (_req, res) => {
     res.writeHead(502, { "Content-Type": "text/plain" });
     res.end("Bad gateway");
@@ -171,6 +174,36 @@ describe("apiFetch", () => {
     expect(err.message).toBe("Request timeout. Please try again.");
     expect(err.isTimeout).toBe(true);
     expect(err.isNetworkError).toBe(false);
+  });
+});
+
+describe("apiFetch: the one 401 handler", () => {
+  it("tells the handler of every 401 before the caller hears of it, and only of 401s", async () => {
+    const heard: string[] = [];
+    const stop = onSessionEnded(() => heard.push("session ended"));
+    try {
+      const err = await failure(apiFetch(`${base}/signed-out`).finally(() => heard.push("caller")));
+      expect(err.status).toBe(401);
+      expect(err.message).toBe("Not signed in");
+      await failure(apiFetch(`${base}/forbidden`));
+      await failure(apiFetch(`${base}/server-error`));
+      expect(heard).toEqual(["session ended", "caller"]);
+    } finally {
+      stop();
+    }
+  });
+
+  it("a call made without a session (sign-in) answers its 401 to the caller alone", async () => {
+    let heard = 0;
+    const stop = onSessionEnded(() => heard++);
+    try {
+      expect((await failure(apiFetch(`${base}/signed-out`, { method: "POST", anonymous: true }))).status).toBe(401);
+      expect(heard).toBe(0);
+    } finally {
+      stop();
+    }
+    await failure(apiFetch(`${base}/signed-out`));
+    expect(heard).toBe(0);
   });
 });
 

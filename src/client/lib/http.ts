@@ -65,12 +65,28 @@ export interface ApiFetchOptions {
   /** Caller's abort (e.g. a query being cancelled); the 10 s timeout applies in any case. */
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Made without a session (sign-in): its 401 is an answer (wrong password), not a session that ended. */
+  anonymous?: boolean;
+}
+
+/**
+ * The one reaction to a 401: the session ended (expired, signed out elsewhere, the account
+ * disabled or its password reset). apiFetch calls it for every 401 of a call made with a
+ * session, whichever screen or store made the call; the auth feature sets it (signs out to the
+ * sign-in screen). Answers a function that removes it.
+ */
+let sessionEnded: (() => void) | null = null;
+export function onSessionEnded(handler: () => void): () => void {
+  sessionEnded = handler;
+  return () => {
+    if (sessionEnded === handler) sessionEnded = null;
+  };
 }
 
 /**
  * Every call to the server: same origin, cookies sent, JSON, 10 s timeout (for the whole answer,
  * body included), and errors normalised in every phase (no answer, an error status, a body that
- * stalls or breaks off).
+ * stalls or breaks off). A 401 also tells `onSessionEnded`'s handler, before the caller hears of it.
  */
 export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Promise<T> {
   return (await apiRequest<T>(path, opts)).data;
@@ -115,6 +131,7 @@ export async function apiRequest<T>(path: string, opts: ApiFetchOptions = {}): P
       data = text;
     }
   }
+  if (response.status === 401 && !opts.anonymous) sessionEnded?.();
   if (!response.ok) throw new ApiError(messageFromBody(data, response.status), { status: response.status, data });
   return { data: data as T, headers: response.headers };
 }

@@ -1,4 +1,4 @@
-import { QueryCache, QueryClient, type QueryKey } from "@tanstack/react-query";
+import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import { ApiError } from "./http";
 
 /**
@@ -15,21 +15,9 @@ export const queryKeys = {
   shows: ["shows"] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;
 
-/** Session expired or account disabled mid-session: the app signs the user out. */
-let unauthorizedHandler: (() => void) | null = null;
-export function onUnauthorized(handler: (() => void) | null): void {
-  unauthorizedHandler = handler;
-}
-
+/** A 401 needs nothing here: apiFetch tells the app the session ended (lib/http.ts onSessionEnded). */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    queryCache: new QueryCache({
-      onError: (error, query) => {
-        if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== "auth") {
-          unauthorizedHandler?.();
-        }
-      },
-    }),
     defaultOptions: {
       queries: {
         staleTime: 30_000,

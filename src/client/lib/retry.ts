@@ -8,6 +8,18 @@ export function isRetryable(err: unknown): boolean {
   return err instanceof ApiError && (err.isNetworkError || err.isTimeout || err.isServerError);
 }
 
+/** Gateway answers of a server that cannot answer now (restarting, its database down): nothing was done. */
+const UNAVAILABLE = new Set([502, 503, 504]);
+
+/**
+ * The request did not reach a server able to answer: no network, a timeout (the answer may have
+ * been lost), or 502/503/504. A quantity change then waits and goes again with its key; anything
+ * else the server answered (4xx, 500) is its answer.
+ */
+export function isOutOfReach(err: unknown): boolean {
+  return err instanceof ApiError && (err.isNetworkError || err.isTimeout || (err.status !== null && UNAVAILABLE.has(err.status)));
+}
+
 export interface RetryPolicy {
   /** The waits between tries, in order. */
   delaysMs: readonly number[];

@@ -7,17 +7,21 @@ import { TextField } from "../../../components/ui/field";
 import { messageOr } from "../../../lib/http";
 import { ThemeToggle } from "../../theme";
 import { useAuth } from "../hooks/use-auth";
+import { SESSION_ENDED } from "../messages";
 
 export function LoginScreen() {
-  const { login } = useAuth();
+  const { login, sessionEnded } = useAuth();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Why this screen shows (a session that ended), until the user tries to sign in.
+  const [tried, setTried] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
+    setTried(true);
     if (!username.trim() || !password) {
       setError(MESSAGES.loginBothRequired);
       return;
@@ -41,6 +45,15 @@ export function LoginScreen() {
           <h1 className="text-2xl font-bold">Blez Inventory</h1>
           <p className="text-sm text-gray-700 dark:text-gray-300">Sign in to manage your inventory</p>
         </div>
+        {sessionEnded && !tried ? (
+          <p
+            role="status"
+            data-testid="session-ended"
+            className="mb-4 rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          >
+            {SESSION_ENDED}
+          </p>
+        ) : null}
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
           <TextField
             label="Username"

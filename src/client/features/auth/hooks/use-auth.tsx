@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import { type Permissions, resolvePermissions } from "../../../../contract/permissions";
 import { MESSAGES } from "../../../../contract/rules";
 import type { User } from "../../../../contract/users";
-import { messageOr } from "../../../lib/http";
-import { onUnauthorized, queryKeys } from "../../../lib/query-client";
+import { messageOr, onSessionEnded } from "../../../lib/http";
+import { queryKeys } from "../../../lib/query-client";
 import { isRetryable } from "../../../lib/retry";
 import { getMe } from "../api/get-me";
 import { login as loginCall } from "../api/login";
@@ -22,6 +22,8 @@ export interface AuthState {
   login: (username: string, password: string) => Promise<User>;
   /** Always ends signed out, even when the server call fails. */
   logout: () => Promise<void>;
+  /** The last session ended without a sign-out here (a 401: expired, signed out elsewhere, disabled): the sign-in screen says so. */
+  sessionEnded: boolean;
   isSuperAdmin: boolean;
   isManager: boolean;
   isInventory: boolean;
@@ -107,18 +109,30 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const user = me.data ?? null;
   const perms = useQuery({ ...permissionsQuery(user?.id ?? 0), enabled: user !== null });
 
+  const [sessionEnded, setSessionEnded] = useState(false);
+
   /** Drops the user and every cached answer of theirs. */
   const clearSession = useCallback(() => {
     keepSession(null);
-    void queryClient.cancelQueries();
-    queryClient.removeQueries({ predicate: (q) => !(q.queryKey[0] === "auth" && q.queryKey[1] === "me") });
+    // Not the session check itself: it may be the call that found the session ended (it answers null).
+    const others = { predicate: (q: { queryKey: readonly unknown[] }) => !(q.queryKey[0] === "auth" && q.queryKey[1] === "me") };
+    void queryClient.cancelQueries(others);
+    queryClient.removeQueries(others);
     queryClient.setQueryData(queryKeys.me, null);
   }, [queryClient]);
 
-  useEffect(() => {
-    onUnauthorized(clearSession);
-    return () => onUnauthorized(null);
-  }, [clearSession]);
+  // The one reaction to a 401, from any call of any screen (apiFetch): every screen goes to the
+  // sign-in screen the same way. Taps waiting for the server stay in offline storage for this user.
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        // Nobody is signed in (the first check, a sign-in, a sign-out under way): nothing ended.
+        if (!queryClient.getQueryData(queryKeys.me)) return;
+        setSessionEnded(true);
+        clearSession();
+      }),
+    [queryClient, clearSession],
+  );
 
   const login = useCallback(
     async (username: string, password: string) => {
@@ -129,6 +143,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         throw new Error(messageOr(err, MESSAGES.loginFailed));
       }
       keepSession({ user: signedIn });
+      setSessionEnded(false);
       // Permissions first, so the shell never shows a menu that changes a moment later.
       await queryClient.fetchQuery(permissionsQuery(signedIn.id));
       queryClient.setQueryData(queryKeys.me, signedIn);
@@ -156,12 +171,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       status,
       login,
       logout,
+      sessionEnded,
       isSuperAdmin: role === "super_admin",
       isManager: role === "manager",
       isInventory: role === "inventory",
       isStreamer: role === "streamer",
     };
-  }, [me.isPending, user, perms.isPending, perms.data, login, logout]);
+  }, [me.isPending, user, perms.isPending, perms.data, login, logout, sessionEnded]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,10 +1,11 @@
+import { CloudOff } from "lucide-react";
 import { Fragment, memo } from "react";
 import type { Product } from "../../../../contract/products";
 import { LOW_STOCK_MAX } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { gradeText, setText } from "../../../lib/card-details";
 import { cn } from "../../../lib/cn";
-import { usePendingDelta } from "../../products";
+import { usePendingDelta, usePendingTaps } from "../../products";
 import { useMoney } from "../../settings";
 import { useSwipe } from "../hooks/use-swipe";
 import { type SwipeAction, swipeEnabled } from "../swipe";
@@ -35,6 +36,8 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
   const active = product.is_active !== false;
   // The badge follows the stock shown (with this tab's changes in flight).
   const shown = product.quantity_on_hand + usePendingDelta(product.id);
+  // Its quantity changes not applied yet (as the streamer's taps: they wait while the server is away).
+  const pending = usePendingTaps(product.id);
   const swipe = useSwipe(swipeEnabled(canManageProducts, active), (action: SwipeAction) => {
     if (action === "edit") onEdit(product);
     else onToggleStatus(product);
@@ -77,6 +80,16 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
           <h2 className="min-w-0 break-words text-base font-bold leading-tight">{product.product_name}</h2>
           <div className="flex shrink-0 flex-wrap justify-end gap-1">
             {active ? null : <Badge variant="neutral">Disabled</Badge>}
+            {pending > 0 ? (
+              <Badge
+                variant="warning"
+                data-testid="pending-taps"
+                title="Quantity changes that wait for the server: sent in order once it is back"
+              >
+                <CloudOff aria-hidden="true" className="h-3.5 w-3.5" />
+                {pending} pending
+              </Badge>
+            ) : null}
             {isLowStock(shown) ? (
               <Badge variant={shown <= 0 ? "danger" : "warning"}>{shown <= 0 ? "Out of stock" : "Low stock"}</Badge>
             ) : null}

@@ -1,13 +1,15 @@
 import { useCallback } from "react";
 import type { Product } from "../../../../contract/products";
 import { QUANTITY_REASONS } from "../../../../contract/rules";
-import { notify } from "../../notifications";
+import { errorText, notify } from "../../notifications";
 import { QUANTITY_FAILED, usePendingDelta, useProductStore } from "../../products";
 
 /**
- * Quantity -/+ of one inventory card, through the product store: every step is its own
- * request with its own Idempotency-Key and reason 'Manual adjustment'. The shown stock is the
- * stored one plus this tab's steps still in flight.
+ * Quantity -/+ of one inventory card, through the product store's queue like a streamer's tap:
+ * every step is its own change with its own Idempotency-Key and reason 'Manual adjustment'; it
+ * waits as pending while the server is out of reach (also across a reload), and a refusal (4xx,
+ * 500) shows at once with the server's reason. The shown stock is the stored one plus this
+ * tab's steps still queued.
  */
 export function useQuantityChange(product: Product) {
   const store = useProductStore();
@@ -20,8 +22,8 @@ export function useQuantityChange(product: Product) {
       // Read from the store, not the render: a held button steps faster than React renders.
       const now = store.shownQuantity(id);
       if (!is_active || (delta < 0 && now <= 0)) return false;
-      store.adjust(id, delta, QUANTITY_REASONS.inventory).catch((err: unknown) => {
-        notify.error(QUANTITY_FAILED, { description: err instanceof Error ? err.message : undefined, id: `quantity-${id}` });
+      store.tap(id, delta, QUANTITY_REASONS.inventory).catch((err: unknown) => {
+        notify.error(`${QUANTITY_FAILED}: ${errorText(err)}`, { id: `quantity-${id}` });
       });
       return delta > 0 || now + delta > 0;
     },

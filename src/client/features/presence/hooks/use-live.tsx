@@ -2,7 +2,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { InventoryUpdate, OnlineUser, ShowUpdate } from "../../../../contract/events";
-import { ApiError } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 import { createSocket } from "../../../lib/socket";
 import { getSocketToken, useAuth } from "../../auth";
@@ -62,11 +61,10 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
         const token = await getSocketToken();
         if (!disposed && socket.connected) socket.emit("authenticate", { token });
       } catch (err) {
+        // A 401 (the session ended) has already reached the app through apiFetch.
         console.error("Failed to get socket authentication token", err);
         if (disposed) return;
         setState((s) => ({ ...s, connected: false, authError: { message: AUTH_SETUP_FAILED, reason: "token_failed" } }));
-        // A 401 means the session ended: re-check who is signed in (signs out).
-        if (err instanceof ApiError && err.status === 401) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
       }
     };
 
@@ -85,6 +83,7 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
     socket.on("auth_error", (payload) => {
       setState((s) => ({ ...s, connected: false, authError: payload }));
       if (payload.reason === "account_disabled") {
+        // Ask the server: its 401 takes the app to sign-in (apiFetch), as on every screen.
         void queryClient.invalidateQueries({ queryKey: queryKeys.me });
       } else if (tokenRetries < 3) {
         tokenRetries += 1;
@@ -93,8 +92,8 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
     });
     socket.on("disconnect", (reason) => {
       setState((s) => ({ ...s, connected: false }));
-      // The server ended the connection (e.g. this user's password was reset): check the
-      // session (signs out when it ended) and reconnect, which socket.io will not do by itself.
+      // The server ended the connection (e.g. this session was signed out elsewhere): check the
+      // session (its 401 signs out through apiFetch) and reconnect, which socket.io will not do by itself.
       if (reason === "io server disconnect" && !disposed) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.me });
         socket.connect();

@@ -1,8 +1,12 @@
 // @vitest-environment node
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { STOCK_MOVED } from "../../../../contract/rules";
 import { ApiError } from "../../../lib/http";
+import { product } from "../store/fake-api";
+import { memoryStorage } from "../store/offline-storage";
+import { ProductStore, type ProductStoreApi } from "../store/product-store";
 import { adjustQuantity, newIdempotencyKey } from "./adjust-quantity";
 
 let server: Server | null = null;
@@ -39,69 +43,124 @@ async function serve(answer: (n: number) => Answer) {
   return { seen, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** A clock that only moves when the retries wait: no real waiting in these tests. */
-function fakeClock() {
-  const clock = {
-    t: 0,
-    now: () => clock.t,
-    wait: async (ms: number) => {
-      clock.t += ms;
-    },
+const DOWN = { status: 503, body: { error: "Database unavailable. Please try again shortly." } };
+const BODY = { quantity_change: -1, reason: "Manual adjustment" };
+
+/** The product store on the real call against `origin` (a server of this test). */
+function storeOn(origin: string, storage = memoryStorage(), onRefused = vi.fn()) {
+  let keys = 0;
+  const unused = () => Promise.reject(new Error("not used here"));
+  const api: ProductStoreApi = {
+    list: unused,
+    since: unused,
+    lookup: unused,
+    adjust: (id, body, key) => adjustQuantity(id, body, key, origin),
+    newKey: () => `key-${++keys}`,
   };
-  return clock;
+  const store = new ProductStore(api, { userId: 7, storage, onRefused });
+  stores.push(store);
+  store.put(product(3, 1, { quantity_on_hand: 10 }));
+  return { store, storage, onRefused };
 }
 
-const DOWN = { status: 503, body: { error: "Database unavailable. Please try again shortly." } };
+const stores: ProductStore[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.dispose();
+});
 
 describe("adjustQuantity", () => {
-  it("retries a lost answer with the same Idempotency-Key", async () => {
-    const product = { id: 3, quantity_on_hand: 9 };
-    const { seen, origin } = await serve((n) => (["drop", DOWN][n] as Answer) ?? { status: 200, body: product });
+  it("sends the change once, with its Idempotency-Key, and answers the product", async () => {
+    const updated = { id: 3, quantity_on_hand: 9 };
+    const { seen, origin } = await serve(() => ({ status: 200, body: updated }));
     const key = newIdempotencyKey();
-    const clock = fakeClock();
-    const result = await adjustQuantity(3, { quantity_change: -1, reason: "Streamer adjustment" }, key, { origin, ...clock });
-    expect(result).toEqual(product);
-    expect(seen).toHaveLength(3);
-    for (const req of seen) {
-      expect(req.key).toBe(key);
-      expect(req.url).toBe("/api/products/3/quantity");
-      expect(JSON.parse(req.body)).toEqual({ quantity_change: -1, reason: "Streamer adjustment" });
-    }
+    expect(await adjustQuantity(3, BODY, key, origin)).toEqual(updated);
+    expect(seen).toEqual([{ key, url: "/api/products/3/quantity", body: JSON.stringify(BODY) }]);
   });
 
-  it("keeps retrying through a 25 s database restart, with the same key, and ends applied once", async () => {
-    const clock = fakeClock();
-    const product = { id: 3, quantity_on_hand: 8 };
-    // The database is back 25 s after the first try.
-    const { seen, origin } = await serve(() => (clock.t < 25_000 ? DOWN : { status: 200, body: product }));
-    const result = await adjustQuantity(3, { quantity_change: -1 }, "k-restart", { origin, ...clock });
-    expect(result).toEqual(product);
-    expect(clock.t).toBeGreaterThanOrEqual(25_000);
-    expect(new Set(seen.map((r) => r.key))).toEqual(new Set(["k-restart"]));
-    expect(seen.length).toBeGreaterThan(5);
-  });
-
-  it("gives up only after at least 30 s, with the server's reason", async () => {
-    const clock = fakeClock();
-    const { seen, origin } = await serve(() => DOWN);
-    const err = await adjustQuantity(3, { quantity_change: -1 }, "k-down", { origin, ...clock }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).message).toBe("Database unavailable. Please try again shortly.");
-    expect((err as ApiError).status).toBe(503);
-    expect(clock.t).toBeGreaterThanOrEqual(30_000);
-    expect(seen.every((r) => r.key === "k-down")).toBe(true);
-  });
-
-  it("does not retry a refusal (4xx) and keeps the server's reason", async () => {
-    const { seen, origin } = await serve(() => ({ status: 409, body: { error: "Insufficient stock" } }));
-    const err = await adjustQuantity(3, { quantity_change: -1 }, "k-1", { origin, ...fakeClock() }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).message).toBe("Insufficient stock");
-    expect(seen).toHaveLength(1);
+  it("does not retry by itself: a 503 or a lost answer comes back at once (the queue decides)", async () => {
+    const { seen, origin } = await serve((n) => (n === 0 ? DOWN : "drop"));
+    const down = await adjustQuantity(3, BODY, "k-1", origin).catch((e: unknown) => e);
+    expect(down).toMatchObject({ status: 503, message: "Database unavailable. Please try again shortly." });
+    const lost = await adjustQuantity(3, BODY, "k-2", origin).catch((e: unknown) => e);
+    expect(lost).toMatchObject({ isNetworkError: true });
+    expect(seen).toHaveLength(2);
   });
 
   it("makes a new key per change", () => {
     expect(newIdempotencyKey()).not.toBe(newIdempotencyKey());
     expect(newIdempotencyKey()).toMatch(/^[\x20-\x7e]{1,100}$/);
+  });
+});
+
+describe("the one quantity path (store queue over HTTP)", () => {
+  it("rides out a database restart: a lost answer and 503s go again with the same key, pending meanwhile, applied once", async () => {
+    const updated = product(3, 2, { quantity_on_hand: 9 });
+    const { seen, origin } = await serve((n) => (["drop", DOWN][n] as Answer) ?? { status: 200, body: updated });
+    const { store } = storeOn(origin);
+    const change = store.tap(3, -1, "Manual adjustment");
+    await vi.waitFor(() => expect(store.isOffline()).toBe(true));
+    expect(store.shownQuantity(3)).toBe(9);
+    expect(store.pendingTaps(3)).toBe(1);
+    await expect(change).resolves.toMatchObject({ quantity_on_hand: 9 });
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((r) => r.key))).toEqual(new Set(["key-1"]));
+    expect(store.isOffline()).toBe(false);
+    expect(store.pendingTaps(3)).toBe(0);
+    expect(store.shownQuantity(3)).toBe(9);
+  });
+
+  it("a 500 is refused at once: one send, the server's reason, the shown stock goes back", async () => {
+    const { seen, origin } = await serve(() => ({ status: 500, body: { error: "Internal server error" } }));
+    const { store, storage } = storeOn(origin);
+    const change = store.tap(3, -1, "Manual adjustment");
+    expect(store.shownQuantity(3)).toBe(9);
+    const err = await change.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toBe("Internal server error");
+    expect(store.shownQuantity(3)).toBe(10);
+    expect(store.pendingTaps(3)).toBe(0);
+    expect(store.isOffline()).toBe(false);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(seen).toHaveLength(1);
+    expect(storage.taps.size).toBe(0);
+  });
+
+  it("a count keeps its starting stock when queued: refused with the server's reason when the stock moved", async () => {
+    const { seen, origin } = await serve(() => ({ status: 409, body: { error: STOCK_MOVED } }));
+    const { store } = storeOn(origin);
+    const err = await store.tap(3, -4, "Recount", { expected: 10 }).catch((e: unknown) => e);
+    expect((err as ApiError).message).toBe(STOCK_MOVED);
+    expect(JSON.parse(seen[0]?.body ?? "")).toEqual({ quantity_change: -4, reason: "Recount", expected_quantity: 10 });
+    expect(store.shownQuantity(3)).toBe(10);
+  });
+
+  it("a 401 keeps the change stored for the same user, unsent and unrefused; their next sign-in sends it with its key", async () => {
+    let signedIn = false;
+    const updated = product(3, 2, { quantity_on_hand: 9 });
+    const { seen, origin } = await serve(() =>
+      signedIn ? { status: 200, body: updated } : { status: 401, body: { error: "Not signed in" } },
+    );
+    const before = storeOn(origin);
+    const change = before.store.tap(3, -1, "Manual adjustment");
+    let outcome = "waiting";
+    change.then(
+      () => (outcome = "applied"),
+      () => (outcome = "refused"),
+    );
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 700));
+    expect(seen).toHaveLength(1);
+    expect(outcome).toBe("waiting");
+    expect(before.store.shownQuantity(3)).toBe(9);
+    expect([...before.storage.taps.values()].map((t) => t.key)).toEqual(["key-1"]);
+    before.store.dispose();
+
+    // Signed in again as the same user: a new store finds the change and sends it.
+    signedIn = true;
+    const after = storeOn(origin, before.storage);
+    await vi.waitFor(() => expect(seen.map((r) => r.key)).toEqual(["key-1", "key-1"]));
+    await vi.waitFor(() => expect(after.store.pendingTaps(3)).toBe(0));
+    expect(after.onRefused).not.toHaveBeenCalled();
+    expect(after.store.shownQuantity(3)).toBe(9);
   });
 });

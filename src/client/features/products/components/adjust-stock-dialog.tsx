@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { STOCK_MOVED } from "../../../../contract/rules";
 import { Button } from "../../../components/ui/button";
@@ -6,10 +6,10 @@ import { Dialog } from "../../../components/ui/dialog";
 import { Field, Input, inputClassName } from "../../../components/ui/field";
 import { cn } from "../../../lib/cn";
 import { ApiError } from "../../../lib/http";
-import { failureText, notify } from "../../notifications";
+import { errorText, failureText, notify } from "../../notifications";
 import { ADJUST_MODE_LABELS, ADJUST_REASONS, type AdjustMode, type AdjustReasonId, planAdjustment } from "../adjust-stock";
 import { QUANTITY_FAILED } from "../messages";
-import { usePendingDelta, useProduct, useProductStore } from "../store/product-store-provider";
+import { usePendingDelta, useProduct, useProductStore, useWaitingTaps } from "../store/product-store-provider";
 
 export interface AdjustStockDialogProps {
   product: Product;
@@ -20,7 +20,10 @@ const MODES: AdjustMode[] = ["add", "remove", "count"];
 
 /**
  * 'Adjust Stock': add or remove an amount, or set the counted quantity, with a reason from the
- * list; one quantity change through the product store, so the audit trail reads the reason.
+ * list; one quantity change through the product store's queue (as a tap), so the audit trail
+ * reads the reason. While the server is out of reach the change waits there as pending and the
+ * dialog closes; its outcome is then told by a toast. A count keeps the stock it started from,
+ * so it is refused if the stock moved before it arrives.
  */
 export function AdjustStockDialog({ product, onClose }: AdjustStockDialogProps) {
   const store = useProductStore();
@@ -35,8 +38,20 @@ export function AdjustStockDialog({ product, onClose }: AdjustStockDialogProps) 
   const [countFrom, setCountFrom] = useState(stock);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** The dialog closed while its change waits for the server. */
+  const closed = useRef(false);
+  const waiting = useRef("");
+  const { offline } = useWaitingTaps();
   const base = mode === "count" ? countFrom : stock;
   const plan = planAdjustment({ mode, value, reason, note, stock: base });
+
+  // The change waits for the server (pending on the card, sent with its key once it is back).
+  useEffect(() => {
+    if (!saving || !offline || closed.current) return;
+    closed.current = true;
+    notify.info(waiting.current);
+    onClose();
+  }, [saving, offline, onClose]);
 
   const edit =
     <T,>(set: (v: T) => void) =>
@@ -63,13 +78,18 @@ export function AdjustStockDialog({ product, onClose }: AdjustStockDialogProps) 
       setError(plan.error);
       return;
     }
+    waiting.current = `${live.product_name}: stock ${base} → ${plan.after} (${plan.reason}) is pending: sent once the server is back`;
     setSaving(true);
     setError(null);
     try {
-      const updated = await store.adjust(product.id, plan.change, plan.reason, { expected: plan.expected });
+      const updated = await store.tap(product.id, plan.change, plan.reason, { expected: plan.expected });
       notify.success(`${updated.product_name}: stock ${base} → ${updated.quantity_on_hand} (${plan.reason})`);
-      onClose();
+      if (!closed.current) onClose();
     } catch (err) {
+      if (closed.current) {
+        notify.error(`${QUANTITY_FAILED}: ${live.product_name}: ${errorText(err)}`);
+        return;
+      }
       setSaving(false);
       if (err instanceof ApiError && err.status === 409 && plan.expected !== undefined && err.message === STOCK_MOVED) {
         const now = store.shownQuantity(product.id);

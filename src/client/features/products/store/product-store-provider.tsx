@@ -1,7 +1,5 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { Product } from "../../../../contract/products";
-import { queryKeys } from "../../../lib/query-client";
 import { errorText, notify } from "../../notifications";
 import { QUANTITY_FAILED } from "../messages";
 import type { OfflineStorage } from "./offline-storage";
@@ -22,13 +20,10 @@ const openStorage = () => {
  * while the server is out of reach wait in IndexedDB under `userId` and are sent once it is back.
  */
 export function ProductStoreProvider({ children, store, userId }: { children: ReactNode; store?: ProductStore; userId?: number }) {
-  const queryClient = useQueryClient();
   const [value] = useState(
     () =>
       store ??
       new ProductStore(productStoreApi, {
-        // Re-check who is signed in, which signs out when the session ended.
-        onUnauthorized: () => void queryClient.invalidateQueries({ queryKey: queryKeys.me }),
         userId,
         storage: userId === undefined ? undefined : openStorage(),
         onRefused: (_tap, error, product) => {

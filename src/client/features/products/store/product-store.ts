@@ -2,7 +2,7 @@ import type { InventoryUpdate } from "../../../../contract/events";
 import { gtinKey } from "../../../../contract/gtin";
 import type { Product, ProductsSince, QuantityChangeBody } from "../../../../contract/products";
 import { RECENT_PRODUCTS_MAX } from "../../../../contract/rules";
-import { ApiError, normaliseError } from "../../../lib/http";
+import { type ApiError, normaliseError } from "../../../lib/http";
 import type { ProductList } from "../api/list-products";
 import type { OfflineStorage, QueuedTap } from "./offline-storage";
 import { TapQueue } from "./tap-queue";
@@ -17,13 +17,11 @@ export interface ProductStoreApi {
 }
 
 export interface ProductStoreOptions {
-  /** A call answered 401: the session ended. */
-  onUnauthorized?: () => void;
   /** Whose store this is: taps kept offline belong to one user (their Idempotency-Keys are). */
   userId?: number;
   /** Where taps and the shown products survive a reload (IndexedDB in the app; none: memory only). */
   storage?: OfflineStorage | Promise<OfflineStorage>;
-  /** The server refused a tap no caller waits for any more (one made before a reload): say so. */
+  /** The server refused a quantity change no caller waits for any more (one made before a reload): say so. */
   onRefused?: (tap: QueuedTap, error: ApiError, product: Product | undefined) => void;
 }
 
@@ -36,10 +34,12 @@ export const WATCHED_MAX = RECENT_PRODUCTS_MAX + 1;
  * The client's one copy of the products. A newer copy of a product (higher revision) replaces
  * an older one whichever way it came (list, catch-up, event, HTTP answer), so the order things
  * arrive in does not matter. The whole list is downloaded once, and only when a screen asks for
- * it; after that, missed changes come from `since` catch-ups. Quantity changes in flight from
- * this tab are kept by Idempotency-Key until their own event or their answer settles them; taps
- * (`tap`) also wait in order in offline storage while the server is out of reach (TapQueue).
- * Barcodes are found as GTINs (contract/gtin.ts), as the server finds them.
+ * it; after that, missed changes come from `since` catch-ups. Every quantity change of this tab
+ * goes through one queue (`tap`, TapQueue): it waits there, by Idempotency-Key and in order (in
+ * offline storage while the server is out of reach), until its own event or its answer settles
+ * it; the stock shown is the stored one plus the changes still queued. Barcodes are found as
+ * GTINs (contract/gtin.ts), as the server finds them. A 401 needs nothing here: apiFetch tells
+ * the app the session ended.
  */
 export class ProductStore {
   private readonly byId = new Map<number, Product>();
@@ -52,8 +52,6 @@ export class ProductStore {
   private wantsAll = false;
   private watermark: number | null = null;
   private watched: string[] = [];
-  private readonly pending = new Map<string, { id: number; delta: number }>();
-  private readonly pendingById = new Map<number, number>();
   private readonly lookups = new Map<string, Promise<Product | null>>();
   private sync: Promise<void> | null = null;
   private syncAgain = false;
@@ -69,26 +67,19 @@ export class ProductStore {
   ) {
     this.queue = new TapQueue(options.userId ?? 0, options.storage, {
       send: (tap) => this.api.adjust(tap.productId, tap.body, tap.key),
-      applied: (tap, product) => {
+      // The queue has dropped the tap by now, so the shown stock no longer counts it.
+      applied: (_tap, product) => {
         this.accept(product, true);
-        this.settle(tap.key);
         this.emit();
       },
       refused: (tap, error, waited) => {
-        this.settle(tap.key);
         this.emit();
         if (!waited) this.options.onRefused?.(tap, error, this.byId.get(tap.productId));
       },
-      restored: (taps, products) => {
+      restored: (_taps, products) => {
         for (const p of products) this.accept(p, "listed");
-        for (const tap of taps) {
-          if (this.pending.has(tap.key)) continue;
-          this.pending.set(tap.key, { id: tap.productId, delta: tap.body.quantity_change });
-          this.addPending(tap.productId, tap.body.quantity_change);
-        }
         this.emit();
       },
-      unauthorized: () => this.options.onUnauthorized?.(),
       changed: () => this.emit(),
     });
   }
@@ -111,14 +102,18 @@ export class ProductStore {
     const id = this.idByBarcode.get(barcode) ?? this.idByBarcode.get(gtinKey(barcode));
     return id === undefined ? undefined : this.byId.get(id);
   };
-  /** Taps of product `id` waiting for the server (queued, in offline storage). */
+  /** Quantity changes of product `id` waiting for the server (queued, in offline storage). */
   pendingTaps = (id: number): number => this.queue.taps().filter((t) => t.productId === id).length;
-  /** Every tap waiting for the server. */
+  /** Every quantity change waiting for the server. */
   pendingTapCount = (): number => this.queue.taps().length;
-  /** The last send of a tap found no server: taps wait. */
+  /** The last send of a change found no server: changes wait. */
   isOffline = (): boolean => this.queue.isOffline();
   /** Sum of this tab's quantity changes of product `id` still waiting to be settled. */
-  pendingDelta = (id: number): number => this.pendingById.get(id) ?? 0;
+  pendingDelta = (id: number): number => {
+    let sum = 0;
+    for (const t of this.queue.taps()) if (t.productId === id) sum += t.body.quantity_change;
+    return sum;
+  };
   /** Stock as this tab shows it: the stored quantity plus the changes in flight. */
   shownQuantity = (id: number): number => (this.byId.get(id)?.quantity_on_hand ?? 0) + this.pendingDelta(id);
 
@@ -143,10 +138,6 @@ export class ProductStore {
         if (product) this.put(product);
         return product;
       })
-      .catch((err: unknown) => {
-        this.report(err);
-        throw err;
-      })
       .finally(() => this.lookups.delete(barcode));
     this.lookups.set(barcode, request);
     return request;
@@ -168,8 +159,8 @@ export class ProductStore {
     }
     // Unknown products join only a full list; a partial screen keeps to what it looked up.
     const applied = product ? this.accept(product, this.wantsAll) : false;
-    const settled = key ? this.settle(key) : false;
-    if (key && product) this.queue.settledByEvent(key, product);
+    // This tab's own change: settled now, whether or not its answer comes.
+    const settled = key && product ? this.queue.settledByEvent(key, product) : false;
     if (applied || settled) this.emit();
   };
 
@@ -206,51 +197,28 @@ export class ProductStore {
   };
 
   /**
-   * A streamer's tap (SOLD/ADD, an undo): shows at once as pending, waits in order in offline
-   * storage while the server is out of reach (and across a reload), and is sent with its own
-   * Idempotency-Key until the server applies it once (resolves) or refuses it (rejects with the
-   * server's reason). `showId`: the show it was made in.
+   * Every quantity change (a streamer's SOLD/ADD or undo, an inventory card's -/+, an adjustment
+   * by an amount, a count): shows at once as pending, waits in order in offline storage while the
+   * server is out of reach (and across a reload), and is sent with its own Idempotency-Key until
+   * the server applies it once (resolves) or refuses it (rejects with the server's reason at once;
+   * the shown stock goes back). `showId`: the show it was made in. `expected`: a count's starting
+   * stock; the server refuses the change when the stock is no longer that when it arrives.
    */
-  tap = (id: number, delta: number, reason: string, opts: { showId?: number } = {}): Promise<Product> => {
-    const key = this.api.newKey();
-    this.pending.set(key, { id, delta });
-    this.addPending(id, delta);
-    const body: QuantityChangeBody = { quantity_change: delta, reason, ...(opts.showId === undefined ? {} : { show_id: opts.showId }) };
-    const settled = this.queue.add({ key, productId: id, body, at: new Date().toISOString() });
+  tap = (id: number, delta: number, reason: string, opts: { showId?: number; expected?: number } = {}): Promise<Product> => {
+    const body: QuantityChangeBody = {
+      quantity_change: delta,
+      reason,
+      ...(opts.showId === undefined ? {} : { show_id: opts.showId }),
+      ...(opts.expected === undefined ? {} : { expected_quantity: opts.expected }),
+    };
+    const settled = this.queue.add({ key: this.api.newKey(), productId: id, body, at: new Date().toISOString() });
     this.emit();
-    return settled.catch((err: unknown) => {
-      this.report(err);
-      throw err;
-    });
+    return settled;
   };
 
   /** Resolves when no catch-up is running (tests). */
   idle = async (): Promise<void> => {
     while (this.sync) await this.sync;
-  };
-
-  /**
-   * One quantity change with its own Idempotency-Key (retries reuse it, see adjustQuantity). It
-   * shows at once as pending and is settled by its own event or its answer, whichever is first.
-   * `expected`: a stock count's starting stock; the server refuses the change when it moved.
-   */
-  adjust = async (id: number, delta: number, reason: string, opts: { expected?: number } = {}): Promise<Product> => {
-    const key = this.api.newKey();
-    this.pending.set(key, { id, delta });
-    this.addPending(id, delta);
-    this.emit();
-    try {
-      const body = { quantity_change: delta, reason, ...(opts.expected === undefined ? {} : { expected_quantity: opts.expected }) };
-      const product = await this.api.adjust(id, body, key);
-      this.accept(product, true);
-      this.settle(key);
-      this.emit();
-      return product;
-    } catch (err) {
-      if (this.settle(key)) this.emit();
-      this.report(err);
-      throw err;
-    }
   };
 
   private async loadList(): Promise<void> {
@@ -275,7 +243,6 @@ export class ProductStore {
     } catch (err) {
       this.listStatus = "error";
       this.listError = normaliseError(err);
-      this.report(err);
     }
     this.emit();
     if ((this.syncAgain || liveBefore) && this.listStatus === "loaded") {
@@ -290,9 +257,8 @@ export class ProductStore {
       try {
         if (this.wantsAll) await this.catchUp();
         else await this.relookupWatched();
-      } catch (err) {
+      } catch {
         // The next reconnect or import tries again.
-        this.report(err);
       }
     } while (this.syncAgain);
   }
@@ -326,24 +292,6 @@ export class ProductStore {
     if (!old && add === true) this.order.unshift(p.id);
     this.listCache = null;
     return true;
-  }
-
-  private settle(key: string): boolean {
-    const entry = this.pending.get(key);
-    if (!entry) return false;
-    this.pending.delete(key);
-    this.addPending(entry.id, -entry.delta);
-    return true;
-  }
-
-  private addPending(id: number, delta: number): void {
-    const sum = this.pendingDelta(id) + delta;
-    if (sum === 0) this.pendingById.delete(id);
-    else this.pendingById.set(id, sum);
-  }
-
-  private report(err: unknown): void {
-    if (err instanceof ApiError && err.status === 401) this.options.onUnauthorized?.();
   }
 
   private emit(): void {

@@ -1,6 +1,6 @@
 import type { Product } from "../../../../contract/products";
 import { type ApiError, normaliseError } from "../../../lib/http";
-import { isRetryable } from "../../../lib/retry";
+import { isOutOfReach } from "../../../lib/retry";
 import type { OfflineStorage, QueuedTap } from "./offline-storage";
 
 /** What the queue asks of its owner (the product store). */
@@ -9,26 +9,32 @@ export interface TapQueueHooks {
   send(tap: QueuedTap): Promise<Product>;
   /** The server applied the tap (now or earlier: a repeat answers the first answer). */
   applied(tap: QueuedTap, product: Product): void;
-  /** The server refused it (4xx): it is dropped. `waited`: a caller of `add` is told too. */
+  /** The server refused it (4xx, 500): it is dropped. `waited`: a caller of `add` is told too. */
   refused(tap: QueuedTap, error: ApiError, waited: boolean): void;
   /** Taps and products kept from before a reload, before any of them is sent. */
   restored(taps: QueuedTap[], products: Product[]): void;
-  /** The session ended (401): sending stops until `flush`. */
-  unauthorized(): void;
   /** The queue or its state changed. */
   changed(): void;
 }
 
-/** Waits between sends while the server is out of reach: doubling up to the last. */
-const RETRY_MS = [2_000, 4_000, 8_000, 15_000, 30_000];
-/** Client errors that are not refusals: try again later. */
-const LATER = new Set([401, 408, 429]);
+/** Waits between sends while the server is out of reach: doubling up to the last, which repeats. */
+const RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
+/** Answers that are no refusal of the change: it goes again later (timed out; rate limited). */
+const LATER = new Set([408, 429]);
+/** The session ended: the app goes to the sign-in screen, and the taps wait for the same user. */
+const SIGNED_OUT = 401;
 
 /**
- * Taps in order, kept in offline storage until the server applied each once or refused it: a
- * tap made while the server is out of reach waits (and survives a reload), and the queue sends
- * them one at a time, in the order they were made, once it is back. Every send of a tap uses
- * its Idempotency-Key, so a tap whose answer was lost is never applied twice.
+ * Every quantity change of this tab (a streamer's tap, an inventory card's step, an adjustment
+ * or a count), in order, kept in offline storage until the server applied each once or refused
+ * it. This is the one retry policy of quantity changes:
+ * - no answer (network loss, a timeout) or 502/503/504 (408, 429): the tap waits, shown as
+ *   pending, and goes again with its Idempotency-Key after RETRY_MS (at once on `flush`), also
+ *   across a reload, so it is applied once however often it is sent;
+ * - 401: the tap waits in storage, unsent, for the same user to sign in again;
+ * - any other answer (4xx, 500) is the server's refusal: the tap is dropped at once and its
+ *   caller gets the server's reason.
+ * Taps are sent one at a time, in the order they were made.
  */
 export class TapQueue {
   private queue: QueuedTap[] = [];
@@ -126,8 +132,10 @@ export class TapQueue {
         } catch (err) {
           const error = normaliseError(err);
           if (!this.queue.includes(tap)) continue;
-          if (error.status === 401) this.hooks.unauthorized();
-          if (isRetryable(error) || error.status === null || LATER.has(error.status)) {
+          // Nothing is sent until `flush` (a reconnect, a sign-in makes a new store): apiFetch
+          // has told the app the session ended.
+          if (error.status === SIGNED_OUT) return;
+          if (isOutOfReach(error) || error.status === null || LATER.has(error.status)) {
             this.waitForServer();
             return;
           }

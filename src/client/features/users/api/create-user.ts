@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateUserBody, User } from "../../../../contract/users";
 import { apiFetch } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
-import { recheckSessionOn401, replaceUser } from "./list-users";
+import { replaceUser } from "./list-users";
 
 /** POST /api/auth/users: the created user (201). */
 export function createUser(body: CreateUserBody): Promise<User> {
@@ -17,6 +17,5 @@ export function useCreateUser() {
       queryClient.setQueryData<User[]>(queryKeys.users, (old) => replaceUser(old, user));
       void queryClient.invalidateQueries({ queryKey: queryKeys.users });
     },
-    onError: (err) => recheckSessionOn401(queryClient, err),
   });
 }

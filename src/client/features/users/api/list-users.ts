@@ -1,6 +1,6 @@
-import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { User } from "../../../../contract/users";
-import { ApiError, apiFetch } from "../../../lib/http";
+import { apiFetch } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 
 /** GET /api/auth/users: every user account (needs canManageUsers). */
@@ -29,12 +29,4 @@ export function replaceUser(list: User[] | undefined, next: User): User[] | unde
     return next;
   });
   return found ? out : [...out, next];
-}
-
-/**
- * After a users call: a 401 means the session ended (e.g. this account was disabled
- * elsewhere), so the session is checked again and the app drops to the login screen.
- */
-export function recheckSessionOn401(queryClient: QueryClient, err: unknown): void {
-  if (err instanceof ApiError && err.status === 401) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { User } from "../../../../contract/users";
 import { apiFetch } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
-import { recheckSessionOn401, replaceUser } from "./list-users";
+import { replaceUser } from "./list-users";
 
 /** PUT /api/auth/users/{id}/status: the updated user. */
 export function setUserStatus(id: number, isActive: boolean): Promise<User> {
@@ -16,7 +16,6 @@ export function useSetUserStatus() {
     onSuccess: (user) => {
       queryClient.setQueryData<User[]>(queryKeys.users, (old) => replaceUser(old, user));
     },
-    onError: (err) => recheckSessionOn401(queryClient, err),
     // Success or not, the list shows what the server now holds.
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.users }),
   });
