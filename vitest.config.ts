@@ -9,6 +9,9 @@ export default defineConfig({
           name: "server",
           environment: "node",
           include: ["src/server/**/*.test.ts", "src/contract/**/*.test.ts"],
+          // Once per run: a migrated database each test file copies, and the server built for
+          // the tests that start server processes (src/server/test/templates.ts).
+          globalSetup: ["src/server/test/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -13,6 +13,7 @@ import { users } from "./db/schema.js";
 import { withTransaction } from "./db/tx.js";
 import { DB_UNAVAILABLE } from "./plugins/errors.js";
 import { createUser, loginAs, signedIn, TEST_PASSWORD } from "./test/factories.js";
+import { migratedDataDir } from "./test/templates.js";
 import { createTestApp, createTestDatabase, type TestApp } from "./test/test-app.js";
 
 /** For tests that open a second database: its migrations alone can take a while on a busy machine. */
@@ -342,8 +343,8 @@ describe("CSRF: Origin check on mutating requests", () => {
     const headers = { host: "127.0.0.1:3000", "x-forwarded-host": "shop.example", origin: "https://shop.example" };
     const direct = await t.app.inject({ method: "POST", url: "/api/auth/logout", headers });
     expect(direct.statusCode).toBe(403);
-    // Only the configuration matters here: an embedded database keeps this second app cheap.
-    const database = await openPglite();
+    // Only the configuration matters here: a second app on a database of its own.
+    const { database, drop } = await createTestDatabase();
     const proxied = await buildApp({ config: testConfig({ TRUST_PROXY: 1 }), database, serveClient: false });
     try {
       const res = await proxied.inject({ method: "POST", url: "/api/auth/logout", headers });
@@ -351,6 +352,7 @@ describe("CSRF: Origin check on mutating requests", () => {
     } finally {
       await proxied.close();
       await database.close();
+      await drop();
     }
   });
 });
@@ -366,7 +368,9 @@ describe("the built client", () => {
     const bundle = "console.log(1)";
     writeFileSync(join(dir, "assets", "index-AbCd12_-.js.br"), brotliCompressSync(bundle));
     writeFileSync(join(dir, "assets", "index-AbCd12_-.js.gz"), gzipSync(bundle));
-    const database = await openPglite();
+    // The embedded database, whichever the run uses (its close below is immediate).
+    const dataDir = migratedDataDir();
+    const database = await openPglite(dataDir);
     let databaseClosed = false;
     const app = await buildApp({ config: testConfig({ CLIENT_DIR: dir }), database, serveClient: true });
     try {
@@ -412,6 +416,7 @@ describe("the built client", () => {
       await app.close();
       if (!databaseClosed) await database.close();
       rmSync(dir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

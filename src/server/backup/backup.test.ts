@@ -10,6 +10,7 @@ import { testConfig } from "../config.js";
 import { type Database, openPglite, openPostgres } from "../db/client.js";
 import { createUser, loginAs } from "../test/factories.js";
 import { adminQuery, POSTGRES_URL } from "../test/server-processes.js";
+import { migratedDataDir } from "../test/templates.js";
 import { BackupError, backupDataDir, restoreDataDir } from "./embedded-backup.js";
 import { backupPostgres, restorePostgres } from "./postgres-backup.js";
 
@@ -24,6 +25,12 @@ afterAll(async () => {
 });
 function freshDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "blez-backup-"));
+  dirs.push(dir);
+  return dir;
+}
+/** A data folder with a migrated, empty database (as a server's first start leaves it). */
+function migratedDir(): string {
+  const dir = migratedDataDir("blez-backup-");
   dirs.push(dir);
   return dir;
 }
@@ -77,7 +84,7 @@ async function shopView(app: FastifyInstance, username: string) {
 
 describe("embedded database backups", () => {
   it("restore into a new folder serves the same products, users and audit trail; over a database only when forced", SLOW, async () => {
-    const dataDir = freshDir();
+    const dataDir = migratedDir();
     const file = join(freshDir(), "shop.tar.gz");
     const { username, before } = await served(await openPglite(dataDir), async (app) => {
       const shop = await fillShop(app);
@@ -108,7 +115,7 @@ describe("embedded database backups", () => {
   });
 
   it("refuses while a server uses the folder, and when there is nothing to back up or restore", SLOW, async () => {
-    const dataDir = freshDir();
+    const dataDir = migratedDir();
     const running = await openPglite(dataDir);
     try {
       await expect(backupDataDir(dataDir, join(freshDir(), "x.tar.gz"))).rejects.toThrow(/Stop the server, then run the backup again/);

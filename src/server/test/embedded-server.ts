@@ -2,18 +2,18 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Database, openPglite } from "../db/client.js";
 import { DEFAULT_LOCK_WAIT_MS, processRunning } from "../db/embedded/data-dir-lock.js";
 import { ADMIN, freePort, type ServerProcess } from "./server-processes.js";
+import { migratedDataDir, ROOT, serverArgs } from "./templates.js";
 
 /**
- * Real server processes (`src/server/main.ts`) on the embedded database, in a data folder of
- * their own: for tests that kill the server (kill -9) and start it again on the same folder.
+ * Real server processes (`src/server/main.ts`, built for the run: templates.ts) on the embedded
+ * database, in a data folder of their own: for tests that kill the server (kill -9) and start it
+ * again on the same folder.
  * Sign in with ADMIN (server-processes.ts), as on the PostgreSQL processes.
  */
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const LOCK_FILE = "blez-server.lock";
 /** The embedded database opens (on the first start, creates) its folder: slow on a busy machine. */
 const START_TIMEOUT_MS = 90_000;
@@ -29,9 +29,16 @@ export class EmbeddedServers {
   private readonly dirs: string[] = [];
   private readonly servers: EmbeddedServer[] = [];
 
-  /** A fresh, empty data folder. */
+  /** A fresh, empty data folder (a server's first start there creates the database). */
   freshDir(prefix = "blez-embedded-"): string {
     const dir = mkdtempSync(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  /** A data folder holding a migrated database with no rows yet, as a server's first start leaves it (templates.ts). */
+  migratedDir(prefix = "blez-embedded-"): string {
+    const dir = migratedDataDir(prefix);
     this.dirs.push(dir);
     return dir;
   }
@@ -52,7 +59,7 @@ export class EmbeddedServers {
     };
     delete childEnv.DATABASE_URL; // the embedded database
     const started = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    const child = spawn(process.execPath, serverArgs(), {
       cwd: ROOT,
       env: childEnv,
       stdio: ["ignore", "pipe", "pipe"],

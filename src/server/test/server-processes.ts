@@ -4,17 +4,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { TestSocket } from "../modules/realtime/socket-client.test-support.js";
+import { ROOT, serverArgs } from "./templates.js";
 
 /**
- * Real server processes (`src/server/main.ts`) on a fresh PostgreSQL database, for tests of
+ * Real server processes (`src/server/main.ts`, built for the run: templates.ts) on a fresh PostgreSQL database, for tests of
  * what only separate processes show: events and sessions crossing between them, shutdown,
  * surviving database faults. Always on PostgreSQL (DATABASE_URL, or the local server).
  */
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 export const POSTGRES_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 export const ADMIN = { username: "mp_admin", password: "multi-process-admin-pw" };
 const START_TIMEOUT_MS = 90_000;
@@ -77,7 +76,7 @@ export class ServerProcesses {
   /** Starts a server process on a free port and waits until GET /api/health answers 200. */
   async start(env: Record<string, string> = {}): Promise<ServerProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    const child = spawn(process.execPath, serverArgs(), {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../../test/server-processes.js";
+import { migratedDataDir, serverArgs } from "../../test/templates.js";
 import { lockDataDir, processRunning } from "./data-dir-lock.js";
 
 const ROOT = fileURLToPath(new URL("../../../..", import.meta.url));
@@ -115,7 +116,8 @@ describe("the data folder's lock", () => {
 
   // Two real server starts on the embedded database: slow on a busy machine.
   it("starts again at once after the server was killed (kill -9) on its data folder", { timeout: 120_000 }, async () => {
-    const dataDir = freshDir();
+    const dataDir = migratedDataDir("blez-lock-");
+    dirs.push(dataDir);
     const startServer = async () => {
       const port = await freePort();
       const env: NodeJS.ProcessEnv = {
@@ -129,9 +131,7 @@ describe("the data folder's lock", () => {
         CLIENT_DIR: join(dataDir, "no-client"),
       };
       delete env.DATABASE_URL; // the embedded database
-      const child = track(
-        spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }),
-      );
+      const child = track(spawn(process.execPath, serverArgs(), { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
       const output: string[] = [];
       child.stdout?.on("data", (d) => output.push(String(d)));
       child.stderr?.on("data", (d) => output.push(String(d)));

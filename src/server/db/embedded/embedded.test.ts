@@ -3,11 +3,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../../test/templates.js";
 import { openPglite } from "../client.js";
 
 const dirs: string[] = [];
 function freshDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "blez-embedded-"));
+  dirs.push(dir);
+  return dir;
+}
+/** A folder with a migrated, empty database (the run's template, as a first start leaves it). */
+function migratedDir(): string {
+  const dir = migratedDataDir("blez-embedded-");
   dirs.push(dir);
   return dir;
 }
@@ -21,11 +28,17 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
-// Each test starts one or two database processes (initdb on a fresh folder): slow on a busy machine.
+/** The migrations of src/server/db/migrations, as drizzle's journal lists them. */
+const MIGRATIONS = (
+  JSON.parse(readFileSync(new URL("../migrations/meta/_journal.json", import.meta.url), "utf8")) as { entries: unknown[] }
+).entries.length;
+
+// Each test starts one or two database processes: slow on a busy machine (initdb on an empty folder, slower still).
 describe("the embedded database", { timeout: 120_000 }, () => {
-  it("keeps its data across a close and a new start", async () => {
+  it("is created in an empty folder with every migration, and keeps its data across a close and a new start", async () => {
     const dir = freshDir();
     const first = await openPglite(dir);
+    expect((await first.pool.query("select count(*)::int as n from drizzle.__drizzle_migrations")).rows).toEqual([{ n: MIGRATIONS }]);
     await first.pool.query("create table kept (n integer)");
     await first.pool.query("insert into kept values (42)");
     await first.close();
@@ -39,7 +52,7 @@ describe("the embedded database", { timeout: 120_000 }, () => {
   });
 
   it("serves a named prepared statement again after its connection was replaced", async () => {
-    const database = await openPglite();
+    const database = await openPglite(migratedDir());
     try {
       const named = { name: "embedded_test_named", text: "select $1::int + 1 as n", values: [41] };
       expect((await database.pool.query(named)).rows).toEqual([{ n: 42 }]);
@@ -53,7 +66,7 @@ describe("the embedded database", { timeout: 120_000 }, () => {
   });
 
   it("refuses a second server on the same folder, naming the folder and the process", async () => {
-    const dir = freshDir();
+    const dir = migratedDir();
     const first = await openPglite(dir);
     try {
       await expect(openPglite(dir)).rejects.toThrow(
@@ -70,7 +83,7 @@ describe("the embedded database", { timeout: 120_000 }, () => {
   });
 
   it("takes over a lock left by servers that no longer run", async () => {
-    const dir = freshDir();
+    const dir = migratedDir();
     const lockFile = join(dir, "blez-server.lock");
     const dead = [deadPid(), deadPid()];
     writeFileSync(lockFile, dead.join(" "));

@@ -63,12 +63,12 @@ const cursorOf = async (client: pg.Client, id: string) =>
   Number((await client.query<{ processed: number }>(`select processed from imports where id = '${id}'`)).rows[0]?.processed);
 
 /**
- * A server on a fresh data folder, the existing products of a mixed file, and the file staged
+ * A server on a new data folder (its database migrated, no rows), the existing products of a mixed file, and the file staged
  * (not committed). With `pauseMs`, the server is then stopped (cleanly) and started again with
  * that pause in each batch (the setup import is not slowed by it); the staged parts stay.
  */
 async function staged(pauseMs: number) {
-  const dataDir = servers.freshDir("blez-durable-");
+  const dataDir = servers.migratedDir("blez-durable-");
   let server = await servers.start(dataDir, ENV);
   const firstStartMs = server.startMs;
   const cookie = await login(server, ADMIN.username, ADMIN.password);
@@ -200,7 +200,7 @@ describe("durable imports on the embedded database: kill -9 of the server and a 
   });
 
   it("taps during imports keep the stock exact (one server, the one database session shared)", { timeout: 150_000 }, async () => {
-    const dataDir = servers.freshDir("blez-durable-taps-");
+    const dataDir = servers.migratedDir("blez-durable-taps-");
     const server = await servers.start(dataDir, { ...ENV, IMPORT_BATCH_PAUSE_MS: "20" });
     const cookie = await login(server, ADMIN.username, ADMIN.password);
     // Two tills tapping, each with a short pause: the runner writes a batch whenever no request waits.

@@ -2,10 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import { testConfig } from "../../config.js";
-import { openPglite } from "../../db/client.js";
 import { sessions, socketTokens } from "../../db/schema.js";
 import { createUser, loginAs, TEST_PASSWORD } from "../../test/factories.js";
-import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { createTestApp, createTestDatabase, type TestApp } from "../../test/test-app.js";
 import { TestSocket } from "../realtime/socket-client.test-support.js";
 import { hashToken } from "./tokens.js";
 
@@ -207,8 +206,8 @@ describe("the session cache", () => {
 
 describe("configuration", () => {
   it("follows SESSION_TTL_HOURS and COOKIE_SECURE", SECOND_APP, async () => {
-    // Only the configuration matters here: an embedded database keeps this second app cheap.
-    const database = await openPglite();
+    // Only the configuration matters here: a second app on a database of its own.
+    const { database, drop } = await createTestDatabase();
     const app = await buildApp({ config: testConfig({ SESSION_TTL_HOURS: 0.5, COOKIE_SECURE: true }), database, serveClient: false });
     try {
       const user = await createUser(app.db);
@@ -230,6 +229,7 @@ describe("configuration", () => {
     } finally {
       await app.close();
       await database.close();
+      await drop();
     }
   });
 });
