@@ -15,6 +15,7 @@ function product(fields: Partial<Product>): Product {
     release_year: 2024,
     quantity_on_hand: 3,
     ...NO_DETAILS,
+    photos: [],
     is_active: true,
     version: 1,
     revision: 1,
