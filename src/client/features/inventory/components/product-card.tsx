@@ -3,7 +3,7 @@ import type { Product } from "../../../../contract/products";
 import { LOW_STOCK_MAX } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { cn } from "../../../lib/cn";
-import { gradeText, setText, usePendingDelta } from "../../products";
+import { gradeText, ProductPhotoButton, setText, usePendingDelta } from "../../products";
 import { useMoney } from "../../settings";
 import { useSwipe } from "../hooks/use-swipe";
 import { type SwipeAction, swipeEnabled } from "../swipe";
@@ -16,6 +16,9 @@ export interface ProductCardProps extends ProductActionHandlers {
   /** A status change of this product is in flight. */
   statusBusy?: boolean;
 }
+
+/** The cover's box on a card: fixed, so a card is as tall before its photo loads as after. */
+const CARD_PHOTO_PX = 64;
 
 export function isLowStock(quantity: number): boolean {
   return quantity <= LOW_STOCK_MAX;
@@ -73,7 +76,8 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
         )}
       >
         <div className="flex items-start justify-between gap-2">
-          <h2 className="min-w-0 break-words text-base font-bold leading-tight">{product.product_name}</h2>
+          <ProductPhotoButton product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
+          <h2 className="min-w-0 flex-1 break-words text-base font-bold leading-tight">{product.product_name}</h2>
           <div className="flex shrink-0 flex-wrap justify-end gap-1">
             {active ? null : <Badge variant="neutral">Disabled</Badge>}
             {isLowStock(shown) ? (

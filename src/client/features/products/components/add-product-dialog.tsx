@@ -8,9 +8,12 @@ import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
 import { PrintLabelsDialog } from "../../labels";
 import { notify } from "../../notifications";
+import { addPhoto } from "../api/add-photo";
 import { newShopCode, useCreateProduct } from "../api/create-product";
+import { PendingPhotos } from "../photos/pending-photos";
 import { ADD_FAILED, EMPTY_PRODUCT_FORM, type ProductFormOutput, type ProductFormValues, productFormSchema } from "../product-form";
 import { productNameOf } from "../product-name";
+import { useProductStore } from "../store/product-store-provider";
 import { ProductFormFields } from "./product-form-fields";
 
 // Pure: screens that import the products feature without this dialog leave it out of their bundle.
@@ -30,13 +33,17 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
   /** The product just added, when its labels are to be printed next. */
   const [added, setAdded] = useState<Product | null>(null);
   const [generating, setGenerating] = useState(false);
+  /** Photos picked before the product exists: sent in their order once it is added. */
+  const [photos, setPhotos] = useState<File[]>([]);
+  const [sendingPhotos, setSendingPhotos] = useState(false);
+  const store = useProductStore();
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({
     resolver: zodResolver(schema),
     defaultValues: { ...EMPTY_PRODUCT_FORM, barcode: initialBarcode ?? "" },
     reValidateMode: "onSubmit",
   });
   const { serverError, setServerError, clearErrors } = useServerError(form);
-  const saving = create.isPending || form.formState.isSubmitting;
+  const saving = create.isPending || form.formState.isSubmitting || sendingPhotos;
 
   async function generateShopCode() {
     setServerError(null);
@@ -53,7 +60,8 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
   const onSubmit = form.handleSubmit(async (body) => {
     setServerError(null);
     try {
-      const product = await create.mutateAsync(body);
+      let product = await create.mutateAsync(body);
+      product = await sendPhotos(product);
       notify.success(`Added ${productNameOf(product)}`);
       if (printAfter) setAdded(product);
       else onClose();
@@ -61,6 +69,26 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
       setServerError(messageOr(err, ADD_FAILED));
     }
   });
+
+  /** The picked photos, one after the other in their order; a refused one is reported and the others still go. */
+  async function sendPhotos(product: Product): Promise<Product> {
+    if (photos.length === 0) return product;
+    setSendingPhotos(true);
+    let latest = product;
+    try {
+      for (const file of photos) {
+        try {
+          latest = (await addPhoto(product.id, file, file.name)).product;
+          store.put(latest);
+        } catch (err) {
+          notify.error(`${file.name}: ${messageOr(err, "Failed to add the photo")}`);
+        }
+      }
+    } finally {
+      setSendingPhotos(false);
+    }
+    return latest;
+  }
 
   if (added) {
     return (
@@ -85,6 +113,7 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
             </Button>
           }
         />
+        <PendingPhotos files={photos} onChange={setPhotos} disabled={saving} name={form.watch("product_name")} />
         <label htmlFor={printId} className="flex items-center gap-2 text-sm">
           <input
             id={printId}
@@ -101,7 +130,7 @@ export function AddProductDialog({ onClose, initialBarcode }: AddProductDialogPr
             Cancel
           </Button>
           <Button type="submit" disabled={saving}>
-            {saving ? "Adding..." : "Add Product"}
+            {sendingPhotos ? "Adding photos..." : saving ? "Adding..." : "Add Product"}
           </Button>
         </div>
       </form>
