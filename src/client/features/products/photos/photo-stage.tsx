@@ -1,4 +1,5 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import { useEffect, useRef } from "react";
 import type { Photo } from "../../../../contract/photos";
 import { Button } from "../../../components/ui/button";
 
@@ -11,24 +12,30 @@ export interface PhotoStageProps {
 
 /**
  * One photo large (its box sized from the photo's own width and height, so nothing moves when it
- * loads), with Previous and Next; the arrow keys page through while focus is inside.
+ * loads), with Previous and Next; the left and right arrow keys page through while it is on
+ * screen (the viewer is a modal dialog), except in a text field.
  */
 export function PhotoStage({ photos, index, onIndex, name }: PhotoStageProps) {
   const photo = photos[Math.min(index, photos.length - 1)];
-  if (!photo) return <p className="text-sm text-gray-700 dark:text-gray-300">No photos yet.</p>;
-  const at = photos.indexOf(photo);
+  const at = photo ? photos.indexOf(photo) : 0;
   const go = (delta: number) => onIndex((at + delta + photos.length) % photos.length);
+  const latest = useRef(go);
+  latest.current = go;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.defaultPrevented || target?.closest("input, textarea, select, [contenteditable]")) return;
+      if (event.key === "ArrowLeft") latest.current(-1);
+      else if (event.key === "ArrowRight") latest.current(1);
+      else return;
+      event.preventDefault();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  if (!photo) return <p className="text-sm text-gray-700 dark:text-gray-300">No photos yet.</p>;
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys are a shortcut for the Previous and Next buttons.
-    <div
-      className="flex flex-col items-center gap-2"
-      onKeyDown={(event) => {
-        if (event.key === "ArrowLeft") go(-1);
-        else if (event.key === "ArrowRight") go(1);
-        else return;
-        event.preventDefault();
-      }}
-    >
+    <div className="flex flex-col items-center gap-2">
       <img
         key={photo.id}
         src={photo.url}
