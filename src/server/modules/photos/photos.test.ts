@@ -92,6 +92,19 @@ describe("adding a photo", () => {
     expect(last).toMatchObject({ action: "UPDATE", changedFields: ["photos"], oldValues: { photos: [] }, newValues: { photos: [photo] } });
   });
 
+  it("accepts a phone-sized photo of several megabytes and stores it at most 1600 pixels a side", async () => {
+    const product = await manager.call.create();
+    const noise = Buffer.alloc(3000 * 2000 * 3);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+    const big = await sharp(noise, { raw: { width: 3000, height: 2000, channels: 3 } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(2 * 1024 * 1024);
+    const res = await uploadPhoto(t.app, manager.cookie, product.id, big, "IMG_2000.JPG");
+    expect(res.statusCode).toBe(201);
+    expect(res.json<{ photo: Photo }>().photo).toMatchObject({ width: 1600, height: 1067 });
+  });
+
   it("comes with the product in the list, since, the barcode lookup and a stock change", async () => {
     const product = await manager.call.create();
     const res = await uploadPhoto(t.app, manager.cookie, product.id, await plainPng("#22aa22"));
