@@ -230,6 +230,7 @@ test("2,000 products with photos: the grid scrolls without layout shift @large",
   await search(page).fill(tag);
   await expect(page.getByTestId("results-summary")).toContainText("2,000", { timeout: 60_000 });
   await expect(page.getByTestId("product-card").first().getByTestId("photo-thumb").locator("img")).toBeVisible();
+  expect(await page.evaluate(() => PerformanceObserver.supportedEntryTypes.includes("layout-shift"))).toBe(true);
   await page.evaluate(() => {
     const w = window as unknown as { __shift: number };
     w.__shift = 0;
