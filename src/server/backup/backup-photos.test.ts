@@ -16,6 +16,7 @@ import { listMedia } from "../modules/photos/media-store.js";
 import { plainPng, uploadPhoto } from "../modules/photos/photos.test-support.js";
 import { signedIn } from "../test/factories.js";
 import { adminQuery, POSTGRES_URL } from "../test/server-processes.js";
+import { backupDataDir } from "./embedded-backup.js";
 import { backupShop, restoreShop } from "./shop-backup.js";
 import { extractTarEntry, listTar } from "./tar.js";
 
@@ -97,7 +98,7 @@ describe("embedded database backups with photos", () => {
         env: { ...process.env, DATABASE_URL: "", MEDIA_DIR: "", ...env },
       });
     const backedUp = await run("backup", { DATA_DIR: dataDir });
-    expect(backedUp.stdout).toMatch(/1 users, 1 products, .* 4 photo files\)/);
+    expect(backedUp.stdout).toMatch(/\d users, 1 products, \d+ audit entries, 4 photo files\)/);
 
     // The photos are in the file once: under media/, not again inside the database's archive.
     const entries = await listTar(file);
@@ -122,6 +123,12 @@ describe("embedded database backups with photos", () => {
   it("a backup from before photos (the bare .tar.gz) still restores; a bundle is refused on the wrong database", SLOW, async () => {
     const dataDir = freshDir();
     await served(await openPglite(dataDir), { DATA_DIR: dataDir }, async (app) => shopWithPhotos(app));
+    // A backup as written before photos: the bare .tar.gz of the database.
+    const old = join(freshDir(), "shop-before-photos.tar.gz");
+    await backupDataDir(dataDir, old, { leaveOut: ["media"] });
+    const restoredOld = await restoreShop({ dataDir: join(freshDir(), "restored"), mediaDir: freshDir() }, old);
+    expect(restoredOld).toMatchObject({ database: "embedded", photoFiles: 0, summary: { products: 1 } });
+
     const file = join(freshDir(), "shop.tar");
     await backupShop({ dataDir, mediaDir: join(dataDir, "media") }, file);
     await expect(restoreShop({ databaseUrl: POSTGRES_URL, dataDir, mediaDir: freshDir() }, file)).rejects.toThrow(/unset DATABASE_URL/);
