@@ -100,6 +100,8 @@ export async function photosRoutes(parent: ZodApp): Promise<void> {
     async (request) => ({ product: await reorderPhotos(serviceContext(parent, request), request.params.id, request.body.order) }),
   );
 
+  // Through the one auth layer like every /api route: a signed-in session now; an API token with
+  // products:read joins there when tokens exist, with nothing to change here.
   parent.get(
     "/media/:name",
     {
