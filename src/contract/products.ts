@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { photoSchema } from "./photos.js";
 import {
   BARCODE_MAX,
   BARCODE_PATH_MAX,
@@ -37,6 +38,8 @@ export const productSchema = z.object({
   set_name: z.string().nullable(),
   card_number: z.string().nullable(),
   location: z.string().nullable(),
+  /** Its photos, the cover first; empty when none. */
+  photos: z.array(photoSchema),
   version: z.number().int(),
   /** Catalogue-wide, from one database sequence: every change to the product gets a higher one. */
   revision: z.number().int(),
@@ -186,3 +189,8 @@ export type ProductsSince = z.infer<typeof productsSinceSchema>;
 
 /** POST /api/products/shop-code: a new shop code (SC-000123), never handed out before and not in use. */
 export const shopCodeSchema = z.object({ barcode: z.string() });
+
+/** POST /api/products/{id}/photos: the stored photo and the product that now lists it. */
+export const photoAddedSchema = z.object({ photo: photoSchema, product: productSchema });
+/** DELETE and PUT of a product's photos: the product as it is now. */
+export const productAnswerSchema = z.object({ product: productSchema });

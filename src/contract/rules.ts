@@ -24,8 +24,12 @@ export const CSV_ERRORS_SHOWN = 10;
 export const CSV_COLUMNS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand", "is_active"] as const;
 /** Optional card details (price and cost as amounts like 12.50 in CSV; integer cents in JSON). */
 export const CSV_DETAIL_COLUMNS = ["price", "cost", "condition", "grader", "grade", "set_name", "card_number", "location"] as const;
-/** Export: the spec's columns first, then created_at and updated_at, then the card details. */
-export const CSV_EXPORT_COLUMNS = [...CSV_COLUMNS, "created_at", "updated_at", ...CSV_DETAIL_COLUMNS] as const;
+/**
+ * Export: the spec's columns first, then created_at and updated_at, then the card details, then
+ * `photos` (the photo URLs, cover first, separated by spaces). An import ignores `photos`: photos
+ * are not imported from a file.
+ */
+export const CSV_EXPORT_COLUMNS = [...CSV_COLUMNS, "created_at", "updated_at", ...CSV_DETAIL_COLUMNS, "photos"] as const;
 /** The import template: the spec's columns, then the card details. */
 export const CSV_TEMPLATE_COLUMNS = [...CSV_COLUMNS, ...CSV_DETAIL_COLUMNS] as const;
 export const CSV_TRUE_VALUES = ["true", "1", "yes", "on"] as const;

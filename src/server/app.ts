@@ -13,6 +13,7 @@ import { authRoutes } from "./modules/auth/auth.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { importRoutes } from "./modules/import/import.routes.js";
 import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-runner.js";
+import { photosRoutes } from "./modules/photos/photos.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
@@ -136,6 +137,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await usersRoutes(zapp);
       await productsRoutes(zapp);
       await settingsRoutes(zapp);
+      await photosRoutes(zapp);
       await importRoutes(zapp);
       await auditRoutes(zapp);
       await showsRoutes(zapp);

@@ -57,6 +57,14 @@ export const configSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   DATA_DIR: z.string().min(1).default("./data"),
+  /**
+   * Where product photos are stored (files named by their content's hash); DATA_DIR/media when
+   * unset. Several server processes on one PostgreSQL database share one MEDIA_DIR.
+   */
+  MEDIA_DIR: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   ADMIN_USERNAME: z.string().min(1).default("admin"),
   ADMIN_PASSWORD: z
     .string()
@@ -131,4 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** Defaults for tests and tools: everything from the schema, overridable. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...configSchema.parse({}), LOG_LEVEL: "silent", ...overrides };
+}
+
+/** The folder product photos are stored in: MEDIA_DIR, or DATA_DIR/media. */
+export function mediaDirOf(config: Pick<Config, "MEDIA_DIR" | "DATA_DIR">): string {
+  return config.MEDIA_DIR ?? join(config.DATA_DIR, "media");
 }

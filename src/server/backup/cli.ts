@@ -1,13 +1,19 @@
 /**
  * `npm run backup -- FILE` and `npm run restore -- FILE [--force]`: the embedded database in
- * DATA_DIR, or the PostgreSQL database in DATABASE_URL when it is set (see README, Backups).
+ * DATA_DIR, or the PostgreSQL database in DATABASE_URL when it is set, and the photos in
+ * MEDIA_DIR, in one file (see README, Backups).
  */
 import { resolve } from "node:path";
-import { loadConfig } from "../config.js";
-import { BackupError, backupDataDir, restoreDataDir, summaryText } from "./embedded-backup.js";
-import { backupPostgres, restorePostgres } from "./postgres-backup.js";
+import { loadConfig, mediaDirOf } from "../config.js";
+import { BackupError, summaryText } from "./embedded-backup.js";
+import { type BackupOutcome, backupShop, restoreShop } from "./shop-backup.js";
 
 const USAGE = "usage: npm run backup -- FILE\n       npm run restore -- FILE [--force]";
+
+function contents(outcome: BackupOutcome): string {
+  const photos = `${outcome.photoFiles} photo files`;
+  return outcome.summary ? `${summaryText(outcome.summary)}, ${photos}` : photos;
+}
 
 async function main(argv: string[]): Promise<string> {
   const [command, ...rest] = argv;
@@ -20,22 +26,15 @@ async function main(argv: string[]): Promise<string> {
   }
   const config = loadConfig();
   const target = resolve(file);
-  if (config.DATABASE_URL) {
-    if (command === "backup") {
-      await backupPostgres(config.DATABASE_URL, target);
-      return `Backed up the PostgreSQL database (DATABASE_URL) to ${target}.`;
-    }
-    await restorePostgres(config.DATABASE_URL, target, { force });
-    return `Restored ${target} into the PostgreSQL database (DATABASE_URL).`;
-  }
-  const dataDir = resolve(config.DATA_DIR);
+  const location = { databaseUrl: config.DATABASE_URL, dataDir: resolve(config.DATA_DIR), mediaDir: resolve(mediaDirOf(config)) };
+  const where = config.DATABASE_URL ? "the PostgreSQL database (DATABASE_URL)" : `the embedded database in ${location.dataDir}`;
   if (command === "backup") {
-    const summary = await backupDataDir(dataDir, target);
-    return `Backed up the embedded database in ${dataDir} to ${target} (${summaryText(summary)}).`;
+    const outcome = await backupShop(location, target);
+    return `Backed up ${where} and the photos in ${location.mediaDir} to ${target} (${contents(outcome)}).`;
   }
-  const { summary, movedAside } = await restoreDataDir(dataDir, target, { force });
-  const aside = movedAside ? `\nThe database it replaced was moved to ${movedAside}.` : "";
-  return `Restored ${target} into ${dataDir} (${summaryText(summary)}).${aside}\nStart the server as usual.`;
+  const outcome = await restoreShop(location, target, { force });
+  const aside = outcome.movedAside ? `\nThe database it replaced was moved to ${outcome.movedAside}.` : "";
+  return `Restored ${target} into ${where} and ${location.mediaDir} (${contents(outcome)}).${aside}\nStart the server as usual.`;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { type DataDirLock, lockDataDir } from "../db/embedded/data-dir-lock.js";
@@ -47,12 +48,22 @@ async function summarise(db: PGlite): Promise<DatabaseSummary> {
   };
 }
 
-/** Writes a backup of the embedded database in `dataDir` to `file` (a .tar.gz). */
-export async function backupDataDir(dataDir: string, file: string): Promise<DatabaseSummary> {
+/**
+ * Writes a backup of the embedded database in `dataDir` to `file` (a .tar.gz). `leaveOut`: folders
+ * of `dataDir` that are not the database's (the photos in DATA_DIR/media, which a backup carries
+ * beside it): PGlite's dump takes every file of the folder into memory, so when one of them is
+ * there the database's files are copied without it to a temporary folder and dumped from there.
+ */
+export async function backupDataDir(dataDir: string, file: string, opts: { leaveOut?: string[] } = {}): Promise<DatabaseSummary> {
   if (!holdsDatabase(dataDir)) throw new BackupError(`There is no embedded database in ${resolve(dataDir)} (DATA_DIR).`);
   const lock = await lockForTool(dataDir, "backup");
+  const leaveOut = new Set([...(opts.leaveOut ?? []), LOCK_FILE].map((entry) => join(resolve(dataDir), entry)));
+  const copy = (opts.leaveOut ?? []).some((entry) => existsSync(join(dataDir, entry)))
+    ? mkdtempSync(join(tmpdir(), "blez-backup-data-"))
+    : undefined;
   try {
-    const db = await PGlite.create(dataDir);
+    if (copy) cpSync(resolve(dataDir), copy, { recursive: true, filter: (source) => !leaveOut.has(resolve(source)) });
+    const db = await PGlite.create(copy ?? dataDir);
     try {
       const summary = await summarise(db);
       const archive = Buffer.from(await (await db.dumpDataDir("gzip")).arrayBuffer());
@@ -66,6 +77,7 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Data
       await db.close();
     }
   } finally {
+    if (copy) rmSync(copy, { recursive: true, force: true });
     lock.release();
   }
 }

@@ -15,6 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { Photo } from "../../contract/photos.js";
 import { CONDITIONS, GRADERS, MONEY_MAX_CENTS } from "../../contract/rules.js";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -96,6 +97,12 @@ export const products = pgTable(
     setName: text("set_name"),
     cardNumber: text("card_number"),
     location: text("location"),
+    /**
+     * The product's photos in the API shape, the cover first (migration 0009): kept on the row so
+     * every answer built from it (product_json(), toProduct) carries them without a join. Photo
+     * ids come from product_photo_seq; the files are named by their content's hash (MEDIA_DIR).
+     */
+    photos: jsonb("photos").$type<Photo[]>().notNull().default([]),
     version: integer("version").notNull().default(1),
     /** From product_revision_seq through take_revision(), in the transaction of each change (migration 0002). */
     revision: bigint("revision", { mode: "number" }).notNull(),

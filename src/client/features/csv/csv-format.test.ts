@@ -15,6 +15,7 @@ function product(fields: Partial<Product>): Product {
     release_year: 2024,
     quantity_on_hand: 3,
     ...NO_DETAILS,
+    photos: [],
     is_active: true,
     version: 1,
     revision: 1,
@@ -56,7 +57,7 @@ describe("export", () => {
     const text = exportCsv(products, "complete");
     const [header, first] = text.split("\r\n");
     expect(header).toBe(CSV_EXPORT_COLUMNS.join(","));
-    expect(first).toBe(`111,'=cmd|' /C calc'!A0,"Topps, Inc.",2024,3,true,2026-01-02T03:04:05.000Z,2026-02-03T04:05:06.000Z,,,,,,,,`);
+    expect(first).toBe(`111,'=cmd|' /C calc'!A0,"Topps, Inc.",2024,3,true,2026-01-02T03:04:05.000Z,2026-02-03T04:05:06.000Z,,,,,,,,,`);
     const slab = product({
       barcode: "444",
       price: 45000,
@@ -67,7 +68,23 @@ describe("export", () => {
       card_number: "136",
       location: "=Case 2",
     });
-    expect(exportCsv([slab], "complete").split("\r\n")[1]).toMatch(/,450\.00,300\.50,,PSA,10,Prizm,136,'=Case 2$/);
+    expect(exportCsv([slab], "complete").split("\r\n")[1]).toMatch(/,450\.00,300\.50,,PSA,10,Prizm,136,'=Case 2,$/);
+  });
+
+  it("writes the photo URLs, cover first, and an import of the file ignores them", () => {
+    const photo = (id: number, hash: string) => ({
+      id,
+      url: `/api/media/${hash.repeat(64)}.webp`,
+      thumbnail_url: `/api/media/${hash.repeat(63)}f.webp`,
+      width: 1600,
+      height: 1200,
+    });
+    const withPhotos = product({ barcode: "666", photos: [photo(7, "a"), photo(3, "b")] });
+    const [row] = parseCsvText(exportCsv([withPhotos], "complete")).rows;
+    expect(row?.photos).toBe(`${location.origin}/api/media/${"a".repeat(64)}.webp ${location.origin}/api/media/${"b".repeat(64)}.webp`);
+    const { valid, errors } = checkRows(parseCsvText(exportCsv([withPhotos], "complete")).rows);
+    expect(errors).toEqual([]);
+    expect(valid[0]).not.toHaveProperty("photos");
   });
 
   it("active inventory leaves disabled products out", () => {
@@ -78,7 +95,7 @@ describe("export", () => {
   it("round-trips: parsing the export gives the same rows", () => {
     const parsed = parseCsvText(exportCsv(products, "complete"));
     expect(parsed.fields).toEqual([...CSV_EXPORT_COLUMNS]);
-    expect(parsed.rows).toEqual(products.map(productToRow));
+    expect(parsed.rows).toEqual(products.map((p) => productToRow(p)));
     // And they import as the same products.
     const { valid, errors } = checkRows(parsed.rows);
     expect(errors).toEqual([]);

@@ -33,8 +33,14 @@ export function toCsv(columns: readonly string[], rows: readonly CsvRow[]): stri
 /** Money as a file's amount ("12.50"), blank when not set. */
 export const amountCell = (cents: number | null) => (cents === null ? "" : centsToAmount(cents));
 
-/** A product as an export row (spec's CSV columns, created_at and updated_at, then the card details). */
-export function productToRow(p: Product): CsvRow {
+/** The page's origin, so exported photo URLs open from the file (none outside a browser). */
+const pageOrigin = () => (typeof location === "undefined" ? "" : location.origin);
+
+/**
+ * A product as an export row (spec's CSV columns, created_at and updated_at, the card details,
+ * then its photo URLs, cover first, separated by spaces; they open for a signed-in browser).
+ */
+export function productToRow(p: Product, origin = pageOrigin()): CsvRow {
   return {
     barcode: p.barcode,
     product_name: p.product_name,
@@ -52,6 +58,7 @@ export function productToRow(p: Product): CsvRow {
     set_name: p.set_name ?? "",
     card_number: p.card_number ?? "",
     location: p.location ?? "",
+    photos: (p.photos ?? []).map((photo) => `${origin}${photo.url}`).join(" "),
   };
 }
 
@@ -60,7 +67,11 @@ export type ExportKind = "active" | "complete";
 /** Active inventory leaves disabled products out; complete has them all. */
 export function exportCsv(products: readonly Product[], kind: ExportKind): string {
   const chosen = kind === "active" ? products.filter((p) => p.is_active !== false) : products;
-  return toCsv(CSV_EXPORT_COLUMNS, chosen.map(productToRow));
+  const origin = pageOrigin();
+  return toCsv(
+    CSV_EXPORT_COLUMNS,
+    chosen.map((p) => productToRow(p, origin)),
+  );
 }
 
 export function exportFileName(kind: ExportKind, date: Date = new Date()): string {

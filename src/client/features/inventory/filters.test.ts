@@ -24,6 +24,7 @@ function product(fields: Partial<Product>): Product {
     release_year: 2024,
     quantity_on_hand: 10,
     ...NO_DETAILS,
+    photos: [],
     is_active: true,
     version: 1,
     revision: 1,

@@ -13,6 +13,7 @@ const product = (id: number, quantity: number, price: number | null, cost: numbe
   quantity_on_hand: quantity,
   is_active: true,
   ...NO_DETAILS,
+  photos: [],
   price,
   cost,
   version: 1,

@@ -2,6 +2,8 @@ import { lazy } from "react";
 
 export { useSetProductStatus } from "./api/set-product-status";
 export { QUANTITY_FAILED } from "./messages";
+export { PhotoThumb } from "./photos/photo-thumb";
+export { ProductCover, ProductPhotoButton } from "./photos/product-photo-button";
 export { productNameOf } from "./product-name";
 export { fakeApi } from "./store/fake-api";
 export { type ListStatus, ProductStore } from "./store/product-store";

@@ -1,7 +1,7 @@
 import type { Product } from "../../../contract/products.js";
 import type { ProductRow } from "./products.repo.js";
 
-/** The API shape of a product row (timestamps as ISO 8601 UTC). Its SQL twin product_json() (migration 0007) builds the same. */
+/** The API shape of a product row (timestamps as ISO 8601 UTC). Its SQL twin product_json() (migration 0009) builds the same. */
 export function toProduct(row: ProductRow): Product {
   return {
     id: row.id,
@@ -19,6 +19,7 @@ export function toProduct(row: ProductRow): Product {
     set_name: row.setName,
     card_number: row.cardNumber,
     location: row.location,
+    photos: row.photos,
     version: row.version,
     revision: row.revision,
     created_at: row.createdAt.toISOString(),

@@ -97,6 +97,7 @@ describe("POST /api/products", () => {
       set_name: null,
       card_number: null,
       location: null,
+      photos: [],
       version: 1,
       revision: expect.any(Number),
       created_at: expect.stringMatching(ISO_UTC),

@@ -1,6 +1,8 @@
 import type { ProductAuditEntry, QuantityAuditEntry } from "../../../../contract/audit";
+import type { Photo } from "../../../../contract/photos";
 import { Badge, type BadgeVariant } from "../../../components/ui/badge";
 import { cn } from "../../../lib/cn";
+import { PhotoThumb, ProductCover } from "../../products";
 import { AUDIT_FIELD_LABELS, auditValue, formatTimestamp } from "../audit-filters";
 
 const ACTION_VARIANTS: Record<ProductAuditEntry["action"], BadgeVariant> = {
@@ -18,6 +20,7 @@ export function ProductChange({ entry }: { entry: ProductAuditEntry }) {
   return (
     <li className="flex flex-col gap-1.5 rounded-lg border border-gray-200 p-3 dark:border-gray-700" data-testid="audit-change">
       <div className="flex flex-wrap items-center gap-2">
+        <ProductCover productId={entry.product_id} size={AUDIT_PHOTO_PX} />
         <Badge variant={ACTION_VARIANTS[entry.action]}>{entry.action}</Badge>
         <span className="font-semibold">{entry.product_name}</span>
         <span className="font-mono text-xs text-gray-700 dark:text-gray-300">{entry.barcode}</span>
@@ -28,19 +31,47 @@ export function ProductChange({ entry }: { entry: ProductAuditEntry }) {
       </p>
       {fields.length > 0 ? (
         <ul className="text-sm">
-          {fields.map((field) => (
-            <li key={field}>
-              <span className="font-medium">{AUDIT_FIELD_LABELS[field] ?? field}</span>:{" "}
-              {entry.old_values && field in entry.old_values ? (
-                <>
-                  <span className="text-red-800 line-through dark:text-red-300">{auditValue(field, entry.old_values[field])}</span> →{" "}
-                </>
-              ) : null}
-              <span className="text-green-800 dark:text-green-300">{auditValue(field, entry.new_values?.[field])}</span>
-            </li>
-          ))}
+          {fields.map((field) =>
+            field === "photos" ? (
+              <PhotosChange key={field} before={entry.old_values?.photos} after={entry.new_values?.photos} />
+            ) : (
+              <li key={field}>
+                <span className="font-medium">{AUDIT_FIELD_LABELS[field] ?? field}</span>:{" "}
+                {entry.old_values && field in entry.old_values ? (
+                  <>
+                    <span className="text-red-800 line-through dark:text-red-300">{auditValue(field, entry.old_values[field])}</span> →{" "}
+                  </>
+                ) : null}
+                <span className="text-green-800 dark:text-green-300">{auditValue(field, entry.new_values?.[field])}</span>
+              </li>
+            ),
+          )}
         </ul>
       ) : null}
+    </li>
+  );
+}
+
+/** A product's cover beside each entry (the product as it is now, from the product store). */
+const AUDIT_PHOTO_PX = 32;
+
+const photoList = (value: unknown): Photo[] => (Array.isArray(value) ? (value as Photo[]) : []);
+
+/** A change of photos: the photos before and after, as thumbnails (their files stay, so old ones still show). */
+function PhotosChange({ before, after }: { before: unknown; after: unknown }) {
+  const old = photoList(before);
+  const now = photoList(after);
+  const strip = (photos: Photo[], label: string) => (
+    <span className="inline-flex flex-wrap items-center gap-1" role="img" aria-label={label}>
+      {photos.length === 0 ? <span aria-hidden="true">none</span> : null}
+      {photos.map((p) => (
+        <PhotoThumb key={p.id} photo={p} size={AUDIT_PHOTO_PX} alt="" />
+      ))}
+    </span>
+  );
+  return (
+    <li className="flex flex-wrap items-center gap-2" data-testid="audit-photos">
+      <span className="font-medium">Photos</span>: {strip(old, `${old.length} photos before`)} → {strip(now, `${now.length} photos after`)}
     </li>
   );
 }
@@ -55,6 +86,7 @@ export function QuantityChange({ entry }: { entry: QuantityAuditEntry }) {
         >
           {up ? `+${entry.quantity_change}` : entry.quantity_change}
         </span>
+        <ProductCover productId={entry.product_id} size={AUDIT_PHOTO_PX} />
         <span className="font-semibold">{entry.product_name}</span>
         <span className="font-mono text-xs text-gray-700 dark:text-gray-300">{entry.barcode}</span>
         <Badge>{entry.transaction_type}</Badge>

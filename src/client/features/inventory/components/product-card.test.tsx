@@ -14,6 +14,7 @@ const base: Product = {
   release_year: 2024,
   quantity_on_hand: 6,
   ...NO_DETAILS,
+  photos: [],
   is_active: true,
   version: 1,
   revision: 1,

@@ -5,7 +5,7 @@ import { LOW_STOCK_MAX } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { gradeText, setText } from "../../../lib/card-details";
 import { cn } from "../../../lib/cn";
-import { usePendingDelta, usePendingTaps } from "../../products";
+import { ProductPhotoButton, usePendingDelta, usePendingTaps } from "../../products";
 import { useMoney } from "../../settings";
 import { useSwipe } from "../hooks/use-swipe";
 import { type SwipeAction, swipeEnabled } from "../swipe";
@@ -18,6 +18,9 @@ export interface ProductCardProps extends ProductActionHandlers {
   /** A status change of this product is in flight. */
   statusBusy?: boolean;
 }
+
+/** The cover's box on a card: fixed, so a card is as tall before its photo loads as after. */
+const CARD_PHOTO_PX = 64;
 
 export function isLowStock(quantity: number): boolean {
   return quantity <= LOW_STOCK_MAX;
@@ -77,7 +80,8 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
         )}
       >
         <div className="flex items-start justify-between gap-2">
-          <h2 className="min-w-0 break-words text-base font-bold leading-tight">{product.product_name}</h2>
+          <ProductPhotoButton product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
+          <h2 className="min-w-0 flex-1 break-words text-base font-bold leading-tight">{product.product_name}</h2>
           <div className="flex shrink-0 flex-wrap justify-end gap-1">
             {active ? null : <Badge variant="neutral">Disabled</Badge>}
             {pending > 0 ? (

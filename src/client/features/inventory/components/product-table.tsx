@@ -12,10 +12,13 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { cn } from "../../../lib/cn";
+import { ProductPhotoButton } from "../../products";
 import { type ProductActionHandlers, ProductActions } from "./product-actions";
 import { COLUMN_CLASS, COLUMN_LABELS, productColumns } from "./table-columns";
 
 const ROW_PX = 52;
+/** The cover's box in a row: fixed, inside the row's fixed height. */
+const TABLE_PHOTO_PX = 40;
 
 export interface ProductTableProps extends ProductActionHandlers {
   products: Product[];
@@ -258,6 +261,8 @@ function ProductRow({
                 {...actions}
               />
             </div>
+          ) : cell.id === "photo" ? (
+            <ProductPhotoButton product={product} canManage={canManageProducts} size={TABLE_PHOTO_PX} />
           ) : (
             cell.node
           )}

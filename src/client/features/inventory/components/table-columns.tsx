@@ -42,6 +42,7 @@ export const formatUpdated = (iso: string) =>
  */
 export const COLUMN_CLASS: Record<string, string> = {
   select: "w-10 shrink-0 justify-center",
+  photo: "w-14 shrink-0 justify-center",
   product_name: "min-w-32 flex-[3]",
   vendor: "hidden min-w-0 flex-[2] md:flex",
   barcode: "hidden w-40 shrink-0 lg:flex",
@@ -57,6 +58,7 @@ export const COLUMN_CLASS: Record<string, string> = {
 
 export const COLUMN_LABELS: Record<string, string> = {
   select: "Select",
+  photo: "Photo",
   product_name: "Name",
   vendor: "Vendor",
   barcode: "Barcode",
@@ -90,6 +92,8 @@ export const productColumns = [
       />
     ),
   }),
+  // The cover in a fixed 40-pixel box; the row renders it (it opens the viewer, for managers the photos to change).
+  column.display({ id: "photo", enableSorting: false }),
   column.accessor("product_name", {
     sortingFn: byText("product_name"),
     cell: (c) => (

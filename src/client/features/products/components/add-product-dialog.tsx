@@ -7,9 +7,12 @@ import { Dialog } from "../../../components/ui/dialog";
 import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
 import { notify } from "../../notifications";
+import { addPhoto } from "../api/add-photo";
 import { newShopCode, useCreateProduct } from "../api/create-product";
+import { PendingPhotos } from "../photos/pending-photos";
 import { ADD_FAILED, EMPTY_PRODUCT_FORM, type ProductFormOutput, type ProductFormValues, productFormSchema } from "../product-form";
 import { productNameOf } from "../product-name";
+import { useProductStore } from "../store/product-store-provider";
 import { ProductFormFields } from "./product-form-fields";
 
 // Pure: screens that import the products feature without this dialog leave it out of their bundle.
@@ -32,13 +35,17 @@ export function AddProductDialog({ onClose, initialBarcode, onPrintLabels }: Add
   const printId = useId();
   const [printAfter, setPrintAfter] = useState(false);
   const [generating, setGenerating] = useState(false);
+  /** Photos picked before the product exists: sent in their order once it is added. */
+  const [photos, setPhotos] = useState<File[]>([]);
+  const [sendingPhotos, setSendingPhotos] = useState(false);
+  const store = useProductStore();
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({
     resolver: zodResolver(schema),
     defaultValues: { ...EMPTY_PRODUCT_FORM, barcode: initialBarcode ?? "" },
     reValidateMode: "onSubmit",
   });
   const { serverError, setServerError, clearErrors } = useServerError(form);
-  const saving = create.isPending || form.formState.isSubmitting;
+  const saving = create.isPending || form.formState.isSubmitting || sendingPhotos;
 
   async function generateShopCode() {
     setServerError(null);
@@ -55,7 +62,8 @@ export function AddProductDialog({ onClose, initialBarcode, onPrintLabels }: Add
   const onSubmit = form.handleSubmit(async (body) => {
     setServerError(null);
     try {
-      const product = await create.mutateAsync(body);
+      let product = await create.mutateAsync(body);
+      product = await sendPhotos(product);
       notify.success(`Added ${productNameOf(product)}`);
       if (printAfter && onPrintLabels) onPrintLabels(product);
       else onClose();
@@ -63,6 +71,26 @@ export function AddProductDialog({ onClose, initialBarcode, onPrintLabels }: Add
       setServerError(messageOr(err, ADD_FAILED));
     }
   });
+
+  /** The picked photos, one after the other in their order; a refused one is reported and the others still go. */
+  async function sendPhotos(product: Product): Promise<Product> {
+    if (photos.length === 0) return product;
+    setSendingPhotos(true);
+    let latest = product;
+    try {
+      for (const file of photos) {
+        try {
+          latest = (await addPhoto(product.id, file, file.name)).product;
+          store.put(latest);
+        } catch (err) {
+          notify.error(`${file.name}: ${messageOr(err, "Failed to add the photo")}`);
+        }
+      }
+    } finally {
+      setSendingPhotos(false);
+    }
+    return latest;
+  }
 
   return (
     <Dialog onClose={onClose} busy={saving} title="Add New Product">
@@ -79,6 +107,7 @@ export function AddProductDialog({ onClose, initialBarcode, onPrintLabels }: Add
             </Button>
           }
         />
+        <PendingPhotos files={photos} onChange={setPhotos} disabled={saving} name={form.watch("product_name")} />
         {onPrintLabels ? (
           <label htmlFor={printId} className="flex items-center gap-2 text-sm">
             <input
@@ -97,7 +126,7 @@ export function AddProductDialog({ onClose, initialBarcode, onPrintLabels }: Add
             Cancel
           </Button>
           <Button type="submit" disabled={saving}>
-            {saving ? "Adding..." : "Add Product"}
+            {sendingPhotos ? "Adding photos..." : saving ? "Adding..." : "Add Product"}
           </Button>
         </div>
       </form>

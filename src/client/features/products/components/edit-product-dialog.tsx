@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { Product } from "../../../../contract/products";
 import { EDITABLE_FIELDS, type EditableField } from "../../../../contract/rules";
@@ -9,6 +9,7 @@ import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
 import { notify } from "../../notifications";
 import { useUpdateProduct, versionConflict } from "../api/update-product";
+import { PhotoEditor } from "../photos/photo-editor";
 import {
   changedFields,
   type EditableValues,
@@ -23,6 +24,8 @@ import { productNameOf } from "../product-name";
 import { useProduct, useProductStore } from "../store/product-store-provider";
 import { type Conflict, EditConflict } from "./edit-conflict";
 import { ProductFormFields } from "./product-form-fields";
+
+const ProductPhotosDialog = lazy(() => import("../photos/product-photos-dialog").then((m) => ({ default: m.ProductPhotosDialog })));
 
 // Pure: screens that import the products feature without this dialog leave it out of their bundle.
 const schema = /* @__PURE__ */ productFormSchema("edit");
@@ -48,6 +51,8 @@ export function EditProductDialog({ product, onClose }: EditProductDialogProps) 
   /** Per field, the value the user's input started from (what "changed" is measured against). */
   const base = useRef<EditableValues>(editableOf(opened));
   const [conflict, setConflict] = useState<Conflict | null>(null);
+  /** The photo the viewer shows, while it is open. */
+  const [viewing, setViewing] = useState<number | null>(null);
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({
     resolver: zodResolver(schema),
     defaultValues: formValuesOf(opened),
@@ -109,6 +114,8 @@ export function EditProductDialog({ product, onClose }: EditProductDialogProps) 
             formError={serverError}
             idPrefix="edit-product"
           />
+          {/* Photos are saved as they change, apart from the form's Save. */}
+          <PhotoEditor product={live} onView={setViewing} />
           <div className="flex flex-wrap justify-end gap-2">
             <Button variant="secondary" onClick={onClose} disabled={saving}>
               Cancel
@@ -119,6 +126,11 @@ export function EditProductDialog({ product, onClose }: EditProductDialogProps) 
           </div>
         </form>
       )}
+      {viewing !== null ? (
+        <Suspense fallback={null}>
+          <ProductPhotosDialog productId={product.id} canManage={false} start={viewing} onClose={() => setViewing(null)} />
+        </Suspense>
+      ) : null}
     </Dialog>
   );
 }

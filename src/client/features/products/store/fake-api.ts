@@ -14,6 +14,7 @@ export function product(id: number, revision: number, fields: Partial<Product> =
     release_year: 2024,
     quantity_on_hand: 10,
     ...NO_DETAILS,
+    photos: [],
     is_active: true,
     version: 1,
     revision,

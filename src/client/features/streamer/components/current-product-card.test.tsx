@@ -18,6 +18,7 @@ const product: Product = {
   release_year: 2024,
   quantity_on_hand: 0,
   ...NO_DETAILS,
+  photos: [],
   is_active: true,
   version: 1,
   revision: 1,

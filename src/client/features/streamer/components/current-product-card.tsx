@@ -6,8 +6,12 @@ import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { gradeText, setText } from "../../../lib/card-details";
+import { ProductPhotoButton } from "../../products";
 import { useMoney } from "../../settings";
 import { DISABLED_IN_STREAM } from "../messages";
+
+/** The cover's box on the streamer's current product. */
+const STREAM_PHOTO_PX = 240;
 
 interface CurrentProductCardProps {
   product: Product;
@@ -31,6 +35,12 @@ export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd, p
   return (
     <Card role="region" className="p-4" aria-labelledby="current-product-title" data-testid="current-product">
       <p className="text-xs font-semibold uppercase tracking-wide text-gray-700 dark:text-gray-300">Current Product</p>
+      {product.photos?.[0] ? (
+        // The cover large, to hold up to a stream's camera or read off the screen; it opens every photo.
+        <div className="mt-2 flex justify-center" data-testid="current-photo">
+          <ProductPhotoButton product={product} canManage={false} size={STREAM_PHOTO_PX} full />
+        </div>
+      ) : null}
       <div className="mt-1 flex items-start justify-between gap-3">
         <h2 id="current-product-title" className="text-xl font-bold leading-tight break-words" data-testid="current-product-name">
           {product.product_name}

@@ -1,7 +1,11 @@
 import { Download } from "lucide-react";
 import type { ShowLine, ShowSummary, ShowTotals } from "../../../../contract/shows";
 import { cn } from "../../../lib/cn";
+import { ProductCover } from "../../products";
 import { showCsvUrl } from "./shows-api";
+
+/** A product's cover beside its line in the tally (from the product store: the products the show tapped). */
+const TALLY_PHOTO_PX = 36;
 
 const time = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 
@@ -69,8 +73,13 @@ export function ShowLines({
             data-testid="show-line"
           >
             <th scope="row" className="py-2 pr-2 text-left font-normal">
-              <span className="block font-semibold leading-snug break-words">{line.product_name}</span>
-              <span className="block font-mono text-xs text-gray-700 dark:text-gray-300">{line.barcode}</span>
+              <span className="flex items-start gap-2">
+                <ProductCover productId={line.product_id} size={TALLY_PHOTO_PX} />
+                <span className="min-w-0">
+                  <span className="block font-semibold leading-snug break-words">{line.product_name}</span>
+                  <span className="block font-mono text-xs text-gray-700 dark:text-gray-300">{line.barcode}</span>
+                </span>
+              </span>
             </th>
             <td className="px-1 py-2 text-right tabular-nums" data-testid="show-line-sold">
               {line.sold}

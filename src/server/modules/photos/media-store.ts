@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, type ReadStream } from "node:fs";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { MEDIA_NAME } from "../../../contract/photos.js";
+
+/**
+ * Photo files in MEDIA_DIR, named by the SHA-256 of their content (`<hash>.webp`), in a
+ * sub-folder per first two hex digits so no folder holds hundreds of thousands of files. A file
+ * is written under a temporary name in the same file system and renamed into place, so a reader
+ * (of this process or another one sharing the folder) sees the whole file or none; two
+ * processes writing the same picture write the same bytes, whichever rename wins. Files are never
+ * changed and never removed by the server: the same name always means the same picture (so they
+ * are served with `immutable` caching), an audit entry's photo stays viewable after the photo left
+ * its product, and backups copy the folder as it is.
+ */
+export class MediaStore {
+  constructor(readonly dir: string) {}
+
+  /** Stores the bytes (once: a file with that content already there is kept) and answers their file name. */
+  async put(data: Buffer, extension: "webp" | "jpg"): Promise<string> {
+    const name = `${createHash("sha256").update(data).digest("hex")}.${extension}`;
+    const path = this.pathOf(name);
+    if (await exists(path)) return name;
+    await mkdir(join(this.dir, name.slice(0, 2)), { recursive: true });
+    const partial = join(this.dir, name.slice(0, 2), `.${name}.${randomBytes(6).toString("hex")}.partial`);
+    try {
+      await writeFile(partial, data);
+      await rename(partial, path);
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+    return name;
+  }
+
+  /** The file of a name (MEDIA_NAME), or undefined when there is no such file. */
+  async open(name: string): Promise<{ stream: ReadStream; size: number } | undefined> {
+    if (!MEDIA_NAME.test(name)) return undefined;
+    const path = this.pathOf(name);
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) return undefined;
+      return { stream: createReadStream(path), size: info.size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw err;
+    }
+  }
+
+  /** Where a stored file lives. */
+  pathOf(name: string): string {
+    return join(this.dir, name.slice(0, 2), name);
+  }
+
+  /** Every stored file, as paths relative to the folder (`ab/<hash>.webp`), for backups. */
+  async list(): Promise<string[]> {
+    return listMedia(this.dir);
+  }
+}
+
+/** The photo files under a media folder (relative paths), skipping anything else (partial writes, stray files). */
+export async function listMedia(dir: string): Promise<string[]> {
+  let folders: string[];
+  try {
+    folders = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const files: string[] = [];
+  for (const folder of folders.sort()) {
+    if (!/^[0-9a-f]{2}$/.test(folder)) continue;
+    for (const name of (await readdir(join(dir, folder))).sort()) {
+      if (MEDIA_NAME.test(name) && name.startsWith(folder)) files.push(`${folder}/${name}`);
+    }
+  }
+  return files;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw err;
+  }
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Photo } from "../../../contract/photos.js";
+import type { Product } from "../../../contract/products.js";
+import { ADMIN, api, login, type ServerProcess, ServerProcesses } from "../../test/server-processes.js";
+import { plainPng } from "./photos.test-support.js";
+
+/** Two real server processes on one PostgreSQL database and one MEDIA_DIR, as the README describes. */
+
+let cluster: ServerProcesses;
+let servers: ServerProcess[] = [];
+let mediaDir: string;
+
+beforeAll(async () => {
+  mediaDir = mkdtempSync(join(tmpdir(), "blez-mp-media-"));
+  cluster = await ServerProcesses.create("blez_photos_mp");
+  servers = await Promise.all([cluster.start({ MEDIA_DIR: mediaDir }), cluster.start({ MEDIA_DIR: mediaDir })]);
+}, 180_000);
+
+afterAll(async () => {
+  await cluster?.close();
+  if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
+}, 60_000);
+
+describe("photos across server processes", () => {
+  it("a photo added through one process is listed and served by the other", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const cookieA = await login(a, ADMIN.username, ADMIN.password);
+    const cookieB = await login(b, ADMIN.username, ADMIN.password);
+    const created = await api<Product>(a, cookieA, "POST", "/api/products", {
+      barcode: "MP-PHOTO-1",
+      product_name: "Photo Card",
+      vendor: "Topps",
+    });
+    expect(created.status).toBe(201);
+
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(await plainPng("#336699", 120, 80))], { type: "image/png" }), "card.png");
+    const added = await fetch(`${a.url}/api/products/${created.body.id}/photos`, {
+      method: "POST",
+      headers: { cookie: cookieA },
+      body: form,
+    });
+    expect(added.status).toBe(201);
+    const { photo } = (await added.json()) as { photo: Photo };
+
+    const onB = await api<Product>(b, cookieB, "GET", "/api/products/barcode/MP-PHOTO-1");
+    expect(onB.body.photos).toEqual([photo]);
+    for (const url of [photo.url, photo.thumbnail_url]) {
+      const served = await fetch(`${b.url}${url}`, { headers: { cookie: cookieB } });
+      expect(served.status).toBe(200);
+      expect(served.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+      expect((await served.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      expect((await fetch(`${b.url}${url}`)).status).toBe(401);
+    }
+  });
+});
