@@ -286,19 +286,6 @@ export const importChunks = pgTable(
   (t) => [primaryKey({ columns: [t.importId, t.part, t.chunk] }), index("import_chunks_start_idx").on(t.importId, t.start)],
 );
 
-/** The GTIN keys an import has met, with the first row of each: a later row with the same key is a duplicate. */
-export const importKeys = pgTable(
-  "import_keys",
-  {
-    importId: uuid("import_id")
-      .notNull()
-      .references(() => imports.id, { onDelete: "cascade" }),
-    key: text("key").notNull(),
-    row: integer("row").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.importId, t.key] })],
-);
-
 /** An import's row errors, in row order ("Row N: ..."). */
 export const importErrors = pgTable(
   "import_errors",

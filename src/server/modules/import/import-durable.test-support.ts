@@ -281,13 +281,12 @@ export async function expectWrittenOnce(query: Query, prefix: string, file: Mixe
     skipped: file.rows.length - file.created.length - file.updated.length,
     error_count: file.duplicateErrors.length,
   });
-  const [left] = await query<{ chunks: number; keys: number; errors: number }>(
+  const [left] = await query<{ chunks: number; errors: number }>(
     `select (select count(*)::int from import_chunks where import_id = $1) as chunks,
-            (select count(*)::int from import_keys where import_id = $1) as keys,
             (select count(*)::int from import_errors where import_id = $1) as errors`,
     [importId],
   );
-  expect(left).toEqual({ chunks: 0, keys: 0, errors: file.duplicateErrors.length });
+  expect(left).toEqual({ chunks: 0, errors: file.duplicateErrors.length });
 }
 
 /** No batch failed (and was tried again) and no import failed in these processes (their logs, at warn and above). */

@@ -172,12 +172,11 @@ export async function recordBatch(
   return true;
 }
 
-/** The import is written: done, its staged rows and keys dropped (its errors and counts stay). */
+/** The import is written: done, its staged rows dropped (its errors and counts stay). */
 export async function finishJob(tx: Db, id: string): Promise<void> {
   await tx.execute(sql`
     update imports set status = 'done', finished_at = now(), runner = null, lease_until = null where id = ${id}::uuid`);
   await tx.execute(sql`delete from import_chunks where import_id = ${id}::uuid`);
-  await tx.execute(sql`delete from import_keys where import_id = ${id}::uuid`);
 }
 
 /** Gives up on an import (what it wrote stays, and can be undone). */
