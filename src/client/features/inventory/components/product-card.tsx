@@ -80,8 +80,7 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
         )}
       >
         <div className="flex items-start justify-between gap-2">
-          <ProductPhotoButton product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
-          <h2 className="min-w-0 flex-1 break-words text-base font-bold leading-tight">{product.product_name}</h2>
+          <h2 className="min-w-0 break-words text-base font-bold leading-tight">{product.product_name}</h2>
           <div className="flex shrink-0 flex-wrap justify-end gap-1">
             {active ? null : <Badge variant="neutral">Disabled</Badge>}
             {pending > 0 ? (
@@ -99,15 +98,19 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
             ) : null}
           </div>
         </div>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
-          <dt className="text-gray-700 dark:text-gray-300">Vendor</dt>
-          <dd className="min-w-0 break-words">{product.vendor}</dd>
-          <dt className="text-gray-700 dark:text-gray-300">Barcode</dt>
-          <dd className="min-w-0 break-all font-mono">{product.barcode}</dd>
-          <dt className="text-gray-700 dark:text-gray-300">Release Year</dt>
-          <dd>{product.release_year ?? "—"}</dd>
-          <CardDetails product={product} />
-        </dl>
+        {/* The cover beside the details: as tall as their three lines, so the card keeps its height. */}
+        <div className="flex items-start gap-3">
+          <dl className="grid min-w-0 flex-1 grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
+            <dt className="text-gray-700 dark:text-gray-300">Vendor</dt>
+            <dd className="min-w-0 break-words">{product.vendor}</dd>
+            <dt className="text-gray-700 dark:text-gray-300">Barcode</dt>
+            <dd className="min-w-0 break-all font-mono">{product.barcode}</dd>
+            <dt className="text-gray-700 dark:text-gray-300">Release Year</dt>
+            <dd>{product.release_year ?? "—"}</dd>
+            <CardDetails product={product} />
+          </dl>
+          <ProductPhotoButton product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
+        </div>
         <div className="mt-auto flex items-center justify-between gap-2">
           <QuantityStepper product={product} />
           <ProductActions

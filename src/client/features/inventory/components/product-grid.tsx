@@ -12,7 +12,8 @@ export function columnsFor(width: number): number {
   return 1;
 }
 
-const ROW_ESTIMATE_PX = 200;
+/** About a card's height with its photo box (measured rows replace it): close, so the page barely grows as rows are measured. */
+const ROW_ESTIMATE_PX = 256;
 const GAP_PX = 16;
 
 export interface ProductGridProps extends ProductActionHandlers {
