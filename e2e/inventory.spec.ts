@@ -327,7 +327,16 @@ test("a change by another user appears live, and the scroll position is kept", a
   // Newest first: the first rows imported are at the bottom.
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(600);
-  const y = await page.evaluate(() => window.scrollY);
+  // The rows that came into view are measured as they render: wait until the page is still.
+  let y = -1;
+  await expect
+    .poll(async () => {
+      const before = y;
+      await page.waitForTimeout(300);
+      y = await page.evaluate(() => window.scrollY);
+      return y === before;
+    })
+    .toBe(true);
   const target = await byBarcode(`${tag}-1`);
   if (!target) throw new Error("import failed");
   await productCard(page, target)

@@ -236,7 +236,11 @@ export class ProductStore {
         this.accept(p, "listed");
       }
       // Products this tab learnt of that the list does not hold yet are newer: they go first.
-      this.order = [...this.order.filter((id) => !listed.has(id)), ...products.map((p) => p.id)];
+      // That includes products kept offline before a reload (restored without a place in the
+      // list): the shared snapshot may predate them, and a catch-up finds them unchanged.
+      const unlisted = new Set(this.order.filter((id) => !listed.has(id)));
+      for (const id of this.byId.keys()) if (!listed.has(id)) unlisted.add(id);
+      this.order = [...unlisted, ...products.map((p) => p.id)];
       this.listCache = null;
       this.watermark = revision;
       this.listStatus = "loaded";
