@@ -204,7 +204,8 @@ function TokenCard({ token, onRevoke }: { token: ApiToken; onRevoke: () => void 
         <h3 className="min-w-0 break-words font-bold">{token.name}</h3>
         {revoked ? <Badge variant="danger">Revoked</Badge> : <Badge variant="success">Active</Badge>}
       </div>
-      <p className="font-mono text-sm" aria-label={`Prefix ${token.prefix}`}>
+      <p className="font-mono text-sm">
+        <span className="sr-only">Prefix </span>
         {token.prefix}…
       </p>
       <ul aria-label="Scopes" className="flex flex-wrap gap-1">

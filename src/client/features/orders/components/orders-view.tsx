@@ -144,7 +144,7 @@ function OrderCard({ order, onCancel }: { order: Order; onCancel: () => void }) 
   const money = useMoney();
   const cancelled = order.status === "cancelled";
   return (
-    <Card className="flex flex-col gap-2 p-4" data-testid="order-card" aria-label={`Order ${order.channel} ${order.external_id}`}>
+    <Card className="flex flex-col gap-2 p-4" data-testid="order-card">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 className="break-words font-bold">
