@@ -33,7 +33,9 @@ test("an order placed with an API token appears in the Orders screen and its sto
 }) => {
   const name = uniqueName("Charizard ex");
   const product = await createProduct(api, { product_name: name, quantity_on_hand: 10, price: 4999 });
-  const { secret } = (await (await api.post("/api/tokens", { data: { name: uniqueName("eBay"), scopes: ["orders:write"] } })).json()) as CreatedToken;
+  const { secret } = (await (
+    await api.post("/api/tokens", { data: { name: uniqueName("eBay"), scopes: ["orders:write"] } })
+  ).json()) as CreatedToken;
   const channel = uniqueName("ebay");
 
   const inventory = await openInventory(browser, name);

@@ -2,9 +2,9 @@ import type { z } from "zod";
 import { errorBodySchema } from "../contract/errors.js";
 
 /** OpenAPI `security` of routes a signed-in session may call, and only a session. */
-export const SESSION_ONLY = [{ session: [] }];
+export const SESSION_ONLY: Array<Record<string, string[]>> = [{ session: [] }];
 /** OpenAPI `security` of routes an API token (with the route's scope) may call too. */
-export const SESSION_OR_TOKEN = [{ session: [] }, { bearer: [] }];
+export const SESSION_OR_TOKEN: Array<Record<string, string[]>> = [{ session: [] }, { bearer: [] }];
 
 /** The error statuses every route may answer, as the OpenAPI document describes them. */
 const ERROR_DESCRIPTIONS = {

@@ -37,6 +37,6 @@ export function requireScope(actor: Actor, scope: TokenScope | null): void {
  * at their top as the second line. A token's actor never passes by role.
  */
 export function requirePermission(ctx: { actor: Actor }, permission: ServerPermission, scope = PERMISSION_SCOPES[permission]): void {
-  if (ctx.actor.token) return requireScope(ctx.actor, scope);
-  if (!roleMay(ctx.actor, permission)) throw forbidden();
+  if (ctx.actor.token) requireScope(ctx.actor, scope);
+  else if (!roleMay(ctx.actor, permission)) throw forbidden();
 }

@@ -242,7 +242,9 @@ export const orders = pgTable(
     id: serial("id").primaryKey(),
     channel: text("channel").notNull(),
     externalId: text("external_id").notNull(),
-    status: text("status", { enum: ["completed", "cancelled"] }).notNull().default("completed"),
+    status: text("status", { enum: ["completed", "cancelled"] })
+      .notNull()
+      .default("completed"),
     note: text("note"),
     /** Sum of the priced lines in cents; NULL when no line has a price. */
     total: bigint("total", { mode: "number" }),

@@ -95,7 +95,11 @@ async function resolveLines(tx: Db, lines: OrderInput["lines"]): Promise<Resolve
   const resolved: ResolvedLine[] = [];
   for (const [index, line] of lines.entries()) {
     const productId =
-      line.product_id !== undefined ? line.product_id : line.barcode !== undefined ? await findProductIdByBarcode(tx, line.barcode) : undefined;
+      line.product_id !== undefined
+        ? line.product_id
+        : line.barcode !== undefined
+          ? await findProductIdByBarcode(tx, line.barcode)
+          : undefined;
     resolved.push({ index, productId, barcode: line.barcode ?? null, quantity: line.quantity, unitPrice: line.unit_price ?? null });
   }
   return resolved;
@@ -137,7 +141,9 @@ export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promis
       return { order: toOrder(existing, stored), created: false };
     }
 
-    const ids = [...new Set(lines.flatMap((l) => (l.productId !== undefined && l.productId <= MAX_ID ? [l.productId] : [])))].sort((a, b) => a - b);
+    const ids = [...new Set(lines.flatMap((l) => (l.productId !== undefined && l.productId <= MAX_ID ? [l.productId] : [])))].sort(
+      (a, b) => a - b,
+    );
     const locked = await lockProductsInIdOrder(tx, ids);
     const failed: FailedLine[] = [];
     let unknown = 0;
@@ -268,9 +274,18 @@ export async function listOrders(ctx: ServiceContext, query: OrdersListInput): P
   const from = query.from === undefined ? undefined : new Date(DAY.test(query.from) ? `${query.from}T00:00:00Z` : query.from);
   let until: Date | undefined;
   if (query.to !== undefined) {
-    until = DAY.test(query.to) ? new Date(new Date(`${query.to}T00:00:00Z`).getTime() + DAY_MS) : new Date(new Date(query.to).getTime() + 1);
+    until = DAY.test(query.to)
+      ? new Date(new Date(`${query.to}T00:00:00Z`).getTime() + DAY_MS)
+      : new Date(new Date(query.to).getTime() + 1);
   }
-  const rows = await listOrderRows(ctx.db, { channel: query.channel, status: query.status, from, until, limit: query.limit, offset: query.offset });
+  const rows = await listOrderRows(ctx.db, {
+    channel: query.channel,
+    status: query.status,
+    from,
+    until,
+    limit: query.limit,
+    offset: query.offset,
+  });
   const lines = await orderLinesOf(
     ctx.db,
     rows.map((r) => r.id),

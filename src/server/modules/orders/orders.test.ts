@@ -31,7 +31,10 @@ const externalId = () => newBarcode("EXT");
 
 describe("placing an order", () => {
   it("applies every line in one transaction: stock, quantity audit with the order, events after the commit, the total", async () => {
-    const [a, b] = [await manager.create({ quantity_on_hand: 5, price: 999 }), await manager.create({ quantity_on_hand: 2 })] as [Product, Product];
+    const [a, b] = [await manager.create({ quantity_on_hand: 5, price: 999 }), await manager.create({ quantity_on_hand: 2 })] as [
+      Product,
+      Product,
+    ];
     const ext = externalId();
     const rec = recordEvents(t.app);
     const orderEvents: OrderUpdate[] = [];
@@ -191,7 +194,9 @@ describe("the same order again", () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(70);
     expect(await stockOf(p.id)).toBe(0);
     expect(await stockOf(other.id)).toBe(970);
-    const placed = (await manager.get("/api/orders?channel=stream&limit=200")).json<Order[]>().filter((o) => o.external_id.startsWith(`race-${p.id}-`));
+    const placed = (await manager.get("/api/orders?channel=stream&limit=200"))
+      .json<Order[]>()
+      .filter((o) => o.external_id.startsWith(`race-${p.id}-`));
     expect(placed).toHaveLength(30);
   });
 });
@@ -236,7 +241,9 @@ describe("listing orders and who may do what", () => {
     const p = await manager.create({ quantity_on_hand: 100 });
     const channel = `ch-${newBarcode("")}`.slice(0, 40);
     const place = async (ext: string) =>
-      (await manager.post("/api/orders", { channel, external_id: ext, lines: [{ product_id: p.id, quantity: 1 }] })).json<{ order: Order }>().order;
+      (await manager.post("/api/orders", { channel, external_id: ext, lines: [{ product_id: p.id, quantity: 1 }] })).json<{
+        order: Order;
+      }>().order;
     const one = await place("1");
     const two = await place("2");
     await manager.post(`/api/orders/${one.id}/cancel`);
@@ -255,7 +262,11 @@ describe("listing orders and who may do what", () => {
   it("anyone who can update quantity places orders; managers and super_admin list and cancel them", async () => {
     const p = await manager.create({ quantity_on_hand: 10 });
     const streamer = await signIn("streamer");
-    const placed = await streamer.post("/api/orders", { channel: "counter", external_id: externalId(), lines: [{ product_id: p.id, quantity: 1 }] });
+    const placed = await streamer.post("/api/orders", {
+      channel: "counter",
+      external_id: externalId(),
+      lines: [{ product_id: p.id, quantity: 1 }],
+    });
     expect(placed.statusCode).toBe(201);
     const id = placed.json<{ order: Order }>().order.id;
     for (const api of [streamer, await signIn("inventory")]) {
@@ -270,7 +281,9 @@ describe("listing orders and who may do what", () => {
 
   it("an order placed with a token names the token: created_by and the audit", async () => {
     const p = await manager.create({ quantity_on_hand: 10 });
-    const { secret, token } = (await manager.post("/api/tokens", { name: `Shopify ${newBarcode("")}`, scopes: ["orders:write"] })).json<CreatedToken>();
+    const { secret, token } = (
+      await manager.post("/api/tokens", { name: `Shopify ${newBarcode("")}`, scopes: ["orders:write"] })
+    ).json<CreatedToken>();
     const res = await t.app.inject({
       method: "POST",
       url: "/api/orders",
@@ -283,7 +296,11 @@ describe("listing orders and who may do what", () => {
     const audit = (await manager.get(`/api/audit/quantity/${p.id}`)).json<QuantityAuditEntry[]>();
     expect(audit[0]).toMatchObject({ user_name: `token:${token.name}`, order_id: order.id });
     // orders:write lists and cancels too.
-    const cancel = await t.app.inject({ method: "POST", url: `/api/orders/${order.id}/cancel`, headers: { authorization: `Bearer ${secret}` } });
+    const cancel = await t.app.inject({
+      method: "POST",
+      url: `/api/orders/${order.id}/cancel`,
+      headers: { authorization: `Bearer ${secret}` },
+    });
     expect(cancel.statusCode).toBe(200);
   });
 });

@@ -60,7 +60,7 @@ export async function tokensRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       await revokeToken(serviceContext(app, request), app.apiTokens, request.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

@@ -12,7 +12,7 @@ import type { ApiToken, CreatedToken } from "../../../contract/tokens.js";
 import { apiTokens } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { plainPng, multipart } from "../photos/photos.test-support.js";
+import { multipart, plainPng } from "../photos/photos.test-support.js";
 import { caller, newBarcode } from "../products/products.test-support.js";
 
 /** Each token may make this many requests a minute here: low, so the limit is seen. */
@@ -123,7 +123,10 @@ describe("creating and listing tokens", () => {
 
 describe("a token's scopes", () => {
   /** One call each scope allows, answering `ok` with the scope and 403 without it. */
-  const calls: Record<TokenScope, { ok: number; call: (api: ReturnType<typeof bearer>, p: Product) => ReturnType<ReturnType<typeof bearer>["get"]> }[]> = {
+  const calls: Record<
+    TokenScope,
+    { ok: number; call: (api: ReturnType<typeof bearer>, p: Product) => ReturnType<ReturnType<typeof bearer>["get"]> }[]
+  > = {
     "products:read": [
       { ok: 200, call: (api) => api.get("/api/products") },
       { ok: 200, call: (api) => api.get("/api/products?since=0") },
@@ -140,7 +143,8 @@ describe("a token's scopes", () => {
     "orders:write": [
       {
         ok: 201,
-        call: (api, p) => api.post("/api/orders", { channel: "web", external_id: newBarcode("ORD"), lines: [{ product_id: p.id, quantity: 1 }] }),
+        call: (api, p) =>
+          api.post("/api/orders", { channel: "web", external_id: newBarcode("ORD"), lines: [{ product_id: p.id, quantity: 1 }] }),
       },
       { ok: 200, call: (api) => api.get("/api/orders") },
     ],

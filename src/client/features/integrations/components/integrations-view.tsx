@@ -25,9 +25,7 @@ export function IntegrationsView() {
           <Plug aria-hidden="true" className="h-7 w-7 shrink-0 text-blue-700 dark:text-blue-400" />
           Integrations
         </h1>
-        <p className="text-sm text-gray-700 dark:text-gray-300">
-          Let your other sales channels and scripts keep one stock with this shop.
-        </p>
+        <p className="text-sm text-gray-700 dark:text-gray-300">Let your other sales channels and scripts keep one stock with this shop.</p>
       </div>
       <TokensSection />
     </div>

@@ -29,8 +29,8 @@ export function TokensSection() {
           API tokens
         </h2>
         <p className="text-sm text-gray-700 dark:text-gray-300">
-          A script or another sales channel sends a token as <code>Authorization: Bearer &lt;secret&gt;</code>. Its changes are
-          audited under its name.
+          A script or another sales channel sends a token as <code>Authorization: Bearer &lt;secret&gt;</code>. Its changes are audited
+          under its name.
         </p>
       </div>
       <CreateTokenForm onCreated={setCreated} />
@@ -129,7 +129,8 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => 
                 onChange={(e) => toggle(scope, e.target.checked)}
               />
               <span>
-                <code className="font-semibold">{scope}</code> <span className="text-gray-700 dark:text-gray-300">{TOKEN_SCOPE_LABELS[scope]}</span>
+                <code className="font-semibold">{scope}</code>{" "}
+                <span className="text-gray-700 dark:text-gray-300">{TOKEN_SCOPE_LABELS[scope]}</span>
               </span>
             </label>
           ))}

@@ -66,11 +66,17 @@ function Orders() {
           <ShoppingCart aria-hidden="true" className="h-7 w-7 shrink-0 text-blue-700 dark:text-blue-400" />
           Orders
         </h1>
-        <p className="text-sm text-gray-700 dark:text-gray-300">Sales from every channel, newest first. New orders appear as they are placed.</p>
+        <p className="text-sm text-gray-700 dark:text-gray-300">
+          Sales from every channel, newest first. New orders appear as they are placed.
+        </p>
       </div>
 
       <Card className="p-4">
-        <form className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter orders" onSubmit={(e) => e.preventDefault()}>
+        <form
+          className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+          aria-label="Filter orders"
+          onSubmit={(e) => e.preventDefault()}
+        >
           <Field label="Channel">
             <input className={selectClassName} value={channel} placeholder="All channels" onChange={(e) => setChannel(e.target.value)} />
           </Field>
