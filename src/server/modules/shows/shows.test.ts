@@ -74,7 +74,7 @@ describe("running a show", () => {
       [a.id, 2, 1, -1, -1],
       [b.id, 1, 1, 0, -1],
     ]);
-    expect(current.totals).toEqual({ sold: 3, added: 2, net: -1, changes: 5 });
+    expect(current.totals).toEqual({ sold: 3, added: 2, net: -1, changes: 5, revenue: null });
   });
 
   it("an undo from the tally is a new opposite change, audited and tagged; the line then counts neither", async () => {
