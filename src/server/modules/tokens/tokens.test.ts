@@ -248,6 +248,28 @@ describe("bearer authentication", () => {
     ]);
   });
 
+  it("Idempotency-Keys: a retry with a token changes nothing; two tokens of one manager never share a key", async () => {
+    const product = await manager.api.create({ quantity_on_hand: 10 });
+    const [one, two] = [(await newToken(["quantity:write"])).secret, (await newToken(["quantity:write"])).secret];
+    const tap = (secret: string) =>
+      t.app.inject({
+        method: "PUT",
+        url: `/api/products/${product.id}/quantity`,
+        headers: { authorization: `Bearer ${secret}`, "idempotency-key": "order-1001" },
+        payload: { quantity_change: -1, reason: "Sold online" },
+      });
+    expect((await tap(one)).json<Product>().quantity_on_hand).toBe(9);
+    expect((await tap(one)).json<Product>().quantity_on_hand).toBe(9);
+    expect((await tap(two)).json<Product>().quantity_on_hand).toBe(8);
+    // The manager's own session has its own keys too.
+    const own = await manager.api.put(
+      `/api/products/${product.id}/quantity`,
+      { quantity_change: -1, reason: "Sold online" },
+      { "idempotency-key": "order-1001" },
+    );
+    expect(own.json<Product>().quantity_on_hand).toBe(7);
+  });
+
   it(`rate limited per token: ${RATE_LIMIT} requests a minute, then 429 with Retry-After; other tokens unaffected`, async () => {
     const busy = bearer(t.app, (await newToken(["products:read"])).secret);
     for (let i = 0; i < RATE_LIMIT; i++) expect((await busy.get(fakeMedia)).statusCode).toBe(404);
