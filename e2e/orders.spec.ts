@@ -99,6 +99,21 @@ test("the Orders screen on a phone: no sideways scrolling, accessible", async ({
   await page.getByLabel("Channel").fill(channel);
   await expect(page.getByTestId("order-card")).toHaveCount(1);
   await expect(page.getByTestId("order-card")).toContainText("Total: not given");
+  // Days are the browser's days: today holds the order, yesterday does not.
+  const day = (offset: number) => {
+    const d = new Date();
+    d.setDate(d.getDate() + offset);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  };
+  await page.getByLabel("From", { exact: true }).fill(day(0));
+  await page.getByLabel("To", { exact: true }).fill(day(0));
+  await expect(page.getByTestId("order-card")).toHaveCount(1);
+  await page.getByLabel("From", { exact: true }).fill(day(-1));
+  await page.getByLabel("To", { exact: true }).fill(day(-1));
+  await expect(page.getByText("No orders match these filters.")).toBeVisible();
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await page.getByLabel("Channel").fill(channel);
+  await expect(page.getByTestId("order-card")).toHaveCount(1);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await expectNoAxeViolations(page);

@@ -18,6 +18,17 @@ import { useCancelOrder } from "../api/cancel-order";
 import { useOrders } from "../api/list-orders";
 
 const PAGE = 50;
+
+/** A day picked on screen (YYYY-MM-DD, the browser's time zone) as the instant it starts, or ends at. */
+function dayStart(day: string): string | undefined {
+  return day ? new Date(`${day}T00:00:00`).toISOString() : undefined;
+}
+function dayEnd(day: string): string | undefined {
+  if (!day) return undefined;
+  const next = new Date(`${day}T00:00:00`);
+  next.setDate(next.getDate() + 1);
+  return new Date(next.getTime() - 1).toISOString();
+}
 const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
 
 /** The Orders screen (managers and super administrators): orders from every channel, filtered, live, cancellable. */
@@ -46,8 +57,8 @@ function Orders() {
   const orders = useOrders({
     channel: channel.trim() || undefined,
     status: status || undefined,
-    from: from || undefined,
-    to: to || undefined,
+    from: dayStart(from),
+    to: dayEnd(to),
     limit,
   });
   const filtered = channel.trim() !== "" || status !== "" || from !== "" || to !== "";
