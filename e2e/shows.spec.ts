@@ -109,7 +109,7 @@ test("a show: start, taps, one undo from the tally, end; the summary and the CSV
     .replace(/^\uFEFF/, "")
     .trim()
     .split("\r\n");
-  expect(lines[0]).toBe("product,barcode,sold,added,net");
+  expect(lines[0]).toBe("product,barcode,sold,added,net,revenue");
   const fromCsv = new Map(
     lines.slice(1).map((line) => {
       const [, barcode, s, a, n] = line.split(",");

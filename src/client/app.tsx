@@ -3,8 +3,10 @@ import { type ReactNode, Suspense, useCallback, useState } from "react";
 import type { InventoryUpdate, ShowUpdate } from "../contract/events";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
+import { IntegrationsView } from "./features/integrations";
 import { InventoryView } from "./features/inventory";
 import { LiveFeedProvider, notify, Toasters, useLiveFeed } from "./features/notifications";
+import { OrdersView } from "./features/orders";
 import { LiveProvider } from "./features/presence";
 import { ProductStoreProvider, useProductStore } from "./features/products";
 import { StreamerView } from "./features/streamer";
@@ -52,6 +54,8 @@ function Shell() {
           {current === "streamer" ? <StreamerView /> : null}
           {current === "inventory" ? <InventoryView /> : null}
           {current === "users" ? <UsersView /> : null}
+          {current === "orders" ? <OrdersView /> : null}
+          {current === "integrations" ? <IntegrationsView /> : null}
         </Suspense>
       </main>
     </div>

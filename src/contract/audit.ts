@@ -43,6 +43,8 @@ export const quantityAuditEntrySchema = z.object({
   /** The show the change was made in (POST /api/shows), and its name; null outside a show. */
   show_id: z.number().int().nullable().optional(),
   show_name: z.string().nullable().optional(),
+  /** The order the change belongs to (POST /api/orders, or its cancellation), else null. */
+  order_id: z.number().int().nullable().optional(),
 });
 export type QuantityAuditEntry = z.infer<typeof quantityAuditEntrySchema>;
 

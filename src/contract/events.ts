@@ -1,4 +1,5 @@
 // No zod here: the client's first screen imports this module.
+import type { Order } from "./orders.js";
 import type { Role } from "./permissions.js";
 import type { Product } from "./products.js";
 import type { ShowEventType } from "./show-rules.js";
@@ -50,6 +51,14 @@ export interface ShowUpdate {
   username: string;
 }
 
+/** The live event `order_update`: an order was placed or cancelled (after the commit). */
+export interface OrderUpdate {
+  type: "order_created" | "order_cancelled";
+  order: Order;
+  timestamp: string;
+  userId: number;
+}
+
 export type AuthErrorReason = "invalid_token" | "expired_token" | "account_disabled";
 
 export interface ServerToClientEvents {
@@ -59,6 +68,8 @@ export interface ServerToClientEvents {
   inventory_update: (payload: InventoryUpdate) => void;
   /** A show started or ended. */
   show_update: (payload: ShowUpdate) => void;
+  /** An order was placed or cancelled. */
+  order_update: (payload: OrderUpdate) => void;
 }
 
 export interface ClientToServerEvents {

@@ -28,6 +28,14 @@ export function can(role: Role, permission: Permission): boolean {
 }
 
 /**
+ * Beyond the spec's four flags: API tokens, webhooks and the orders screen are for managers and
+ * super administrators (the server checks it as the permission `canManageIntegrations`).
+ */
+export function canManageIntegrations(role: Role): boolean {
+  return role === "manager" || role === "super_admin";
+}
+
+/**
  * The client's fallbacks, used only where the server gave no value: products and audit for
  * inventory and managers, users for managers, quantity for everyone.
  * Note the spec's fallback for canManageUsers leaves super_admin out; the server answer wins anyway.

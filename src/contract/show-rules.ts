@@ -18,5 +18,5 @@ export function seesAllShows(role: Role): boolean {
 export const SHOW_EVENT_TYPES = ["show_started", "show_ended"] as const;
 export type ShowEventType = (typeof SHOW_EVENT_TYPES)[number];
 
-/** The CSV of a show's summary (reconciling with the marketplace's orders). */
-export const SHOW_CSV_COLUMNS = ["product", "barcode", "sold", "added", "net"] as const;
+/** The CSV of a show's summary (reconciling with the marketplace's orders); revenue as an amount (12.50), blank when unknown. */
+export const SHOW_CSV_COLUMNS = ["product", "barcode", "sold", "added", "net", "revenue"] as const;

@@ -32,6 +32,11 @@ export const showLineSchema = z.object({
   last_change_at: z.string(),
   /** The change that undoes the line's latest tap not undone yet (+1 after a sale), or null. */
   undo_change: z.number().int().nullable(),
+  /**
+   * Cents taken for the units sold and not undone, at the product's price when each tap was made;
+   * null when none of them carried a price.
+   */
+  revenue: z.number().int().nullable(),
 });
 export type ShowLine = z.infer<typeof showLineSchema>;
 
@@ -41,6 +46,8 @@ export const showTotalsSchema = z.object({
   net: z.number().int(),
   /** Quantity changes tagged with the show, undos included. */
   changes: z.number().int(),
+  /** The lines' revenue in cents; null when no line has one. */
+  revenue: z.number().int().nullable(),
 });
 export type ShowTotals = z.infer<typeof showTotalsSchema>;
 

@@ -13,11 +13,14 @@ import { authRoutes } from "./modules/auth/auth.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { importRoutes } from "./modules/import/import.routes.js";
 import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-runner.js";
+import { ordersRoutes } from "./modules/orders/orders.routes.js";
 import { photosRoutes } from "./modules/photos/photos.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { showsRoutes } from "./modules/shows/shows.routes.js";
+import { ApiTokens } from "./modules/tokens/api-tokens.js";
+import { tokensRoutes } from "./modules/tokens/tokens.routes.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
 import { apiAuth } from "./plugins/auth.js";
 import { registerErrorHandler } from "./plugins/errors.js";
@@ -33,6 +36,8 @@ declare module "fastify" {
     db: Db;
     events: EventBus;
     sessions: Sessions;
+    /** API tokens' secrets to actors (Authorization: Bearer), with revocation across processes. */
+    apiTokens: ApiTokens;
     /** Writes committed imports (durable jobs) in short transactions, and resumes the ones cut off. */
     importRunner: ImportRunner;
   }
@@ -85,6 +90,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   const events = new EventBus();
   app.decorate("events", events);
   app.decorate("sessions", new Sessions(database.db, config, events));
+  app.decorate("apiTokens", new ApiTokens(database.db, config));
   const importRunner = new ImportRunner(database, events, app.log, {
     ...IMPORT_RUNNER_DEFAULTS,
     maxBatchRows: config.IMPORT_BATCH_ROWS,
@@ -109,7 +115,16 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: "Blez Inventory API", version: "1.0.0" },
-      components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: "blez_session" } } },
+      components: {
+        securitySchemes: {
+          session: { type: "apiKey", in: "cookie", name: "blez_session" },
+          bearer: {
+            type: "http",
+            scheme: "bearer",
+            description: "An API token's secret (`blez_...`), created by a manager in Integrations; each route needs its scope",
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -141,6 +156,8 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await importRoutes(zapp);
       await auditRoutes(zapp);
       await showsRoutes(zapp);
+      await tokensRoutes(zapp);
+      await ordersRoutes(zapp);
     },
     { prefix: "/api" },
   );

@@ -111,6 +111,8 @@ export const configSchema = z.object({
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   /** How long a process trusts a session it validated before asking the database again (tests change it). */
   SESSION_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
+  /** Requests one API token may make a minute, per server process (429 beyond, with Retry-After). */
+  API_TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   /** A socket that has not authenticated within this time is dropped (10 s; tests shorten it). */
   SOCKET_AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(SOCKET_AUTH_TIMEOUT_MS),
   /** Rows an import batch (one short transaction) writes at most; fewer when batches take over 100 ms. */

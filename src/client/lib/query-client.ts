@@ -13,6 +13,10 @@ export const queryKeys = {
   users: ["users"] as const,
   /** Shows (streamer feature); live show_update events invalidate them. */
   shows: ["shows"] as const,
+  /** API tokens (integrations feature). */
+  tokens: ["tokens"] as const,
+  /** Orders (orders feature); live order_update events invalidate them. */
+  orders: ["orders"] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;
 
 /** A 401 needs nothing here: apiFetch tells the app the session ended (lib/http.ts onSessionEnded). */

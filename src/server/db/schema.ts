@@ -191,13 +191,90 @@ export const quantityAudit = pgTable(
     timestamp: ts("timestamp").notNull().defaultNow(),
     /** The show the tap was made in (migration 0006), else NULL. */
     showId: integer("show_id").references(() => shows.id, { onDelete: "set null" }),
+    /** The order this change belongs to (its lines, or its cancellation's restock; migration 0011), else NULL. */
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    /**
+     * The price of one unit at the change (migration 0011): an order line's unit price, else the
+     * product's price then; NULL when neither was set. What a show's revenue is summed from.
+     */
+    unitPrice: integer("unit_price"),
   },
   (t) => [
     index("quantity_audit_time_idx").on(t.timestamp.desc(), t.id.desc()),
     index("quantity_audit_product_idx").on(t.productId, t.timestamp.desc()),
     index("quantity_audit_user_idx").on(t.userId),
     index("quantity_audit_show_idx").on(t.showId, t.id),
+    index("quantity_audit_order_idx").on(t.orderId).where(sql`${t.orderId} is not null`),
   ],
+);
+
+/**
+ * API tokens (migration 0011): only the SHA-256 of the secret is stored, with its first
+ * characters (`prefix`) to tell tokens apart. Names are unique and never reused, so the audit's
+ * `token:<name>` names one token. A revoked token keeps its row (the audit still names it).
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    prefix: text("prefix").notNull(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdBy: integer("created_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdByName: text("created_by_name").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    lastUsedAt: ts("last_used_at"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_tokens_hash_idx").on(t.tokenHash), uniqueIndex("api_tokens_name_lower_idx").on(sql`lower(${t.name})`)],
+);
+
+/**
+ * Orders (migration 0011): a sale on any channel, once per channel and external id. Its lines
+ * are applied as quantity changes that carry the order's id (quantity_audit.order_id).
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: serial("id").primaryKey(),
+    channel: text("channel").notNull(),
+    externalId: text("external_id").notNull(),
+    status: text("status", { enum: ["completed", "cancelled"] })
+      .notNull()
+      .default("completed"),
+    note: text("note"),
+    /** Sum of the priced lines in cents; NULL when no line has a price. */
+    total: bigint("total", { mode: "number" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    createdBy: text("created_by").notNull(),
+    cancelledAt: ts("cancelled_at"),
+    cancelledBy: text("cancelled_by"),
+  },
+  (t) => [
+    uniqueIndex("orders_channel_external_idx").on(t.channel, t.externalId),
+    index("orders_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    check("orders_status_check", sql`${t.status} in ('completed', 'cancelled')`),
+  ],
+);
+
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    line: integer("line").notNull(),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    barcode: text("barcode").notNull(),
+    productName: text("product_name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPrice: integer("unit_price"),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.line] })],
 );
 
 /** First answers of quantity changes, per user and Idempotency-Key, so retries never apply twice. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { bearerSecretOf } from "./auth.js";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -7,10 +8,14 @@ const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * CSRF defence on top of SameSite cookies: a mutating request whose Origin names another site
  * than the one it was sent to is refused. Requests without Origin (curl, server to server) pass.
  * The host is the Host header, or X-Forwarded-Host from a trusted proxy (TRUST_PROXY).
+ * Requests with `Authorization: Bearer` pass: they carry no cookie authority (plugins/auth.ts
+ * ignores their cookies), and a browser cannot send that header cross-site without CORS, which
+ * this server does not allow.
  */
 export const originCheck = fp(async (app: FastifyInstance) => {
   app.addHook("onRequest", async (request, reply) => {
     if (!MUTATING.has(request.method)) return;
+    if (bearerSecretOf(request) !== undefined) return;
     const origin = request.headers.origin;
     if (origin === undefined) return;
     let originHost: string | null = null;

@@ -2,7 +2,7 @@ import { createAdapter } from "@socket.io/postgres-adapter";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Server, type Socket } from "socket.io";
-import type { ClientToServerEvents, InventoryUpdate, ServerToClientEvents, ShowUpdate } from "../../contract/events.js";
+import type { ClientToServerEvents, InventoryUpdate, OrderUpdate, ServerToClientEvents, ShowUpdate } from "../../contract/events.js";
 import { poolIdle, watchedAdapterPool } from "../modules/realtime/adapter-pool.js";
 import { AUTHENTICATED_ROOM, type Presence, presenceOf } from "../modules/realtime/presence.js";
 import {
@@ -59,6 +59,11 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
   const sessionSockets = attachSessionSockets(io, app.sessions, {
     otherProcesses: pool !== undefined,
     onError: (err) => app.log.warn({ err }, "session expiry check failed"),
+  });
+  // Revoked API tokens leave every process's cache the way ended sessions do: through the adapter.
+  app.apiTokens.attachOthers(pool ? (tokenId) => io.serverSideEmit("api_token_revoked", tokenId) : null);
+  io.on("api_token_revoked", (tokenId) => {
+    if (typeof tokenId === "number") app.apiTokens.revoked(tokenId, false);
   });
 
   let closing = false;
@@ -175,6 +180,10 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     io.to(AUTHENTICATED_ROOM).emit("show_update", event);
   };
   app.events.on("show_update", onShowUpdate);
+  const onOrderUpdate = (event: OrderUpdate) => {
+    io.to(AUTHENTICATED_ROOM).emit("order_update", event);
+  };
+  app.events.on("order_update", onOrderUpdate);
 
   // Before the HTTP server closes: drop every connection (long-polling requests and websockets
   // would otherwise keep it open), so shutdown is prompt. Clients reconnect to whatever runs next.
@@ -183,6 +192,8 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     clearInterval(refreshTimer);
     app.events.off("inventory_update", onInventoryUpdate);
     app.events.off("show_update", onShowUpdate);
+    app.events.off("order_update", onOrderUpdate);
+    app.apiTokens.attachOthers(null);
     sessionSockets.stop();
     if (pool) await announceDeparture();
     io.local.disconnectSockets(true);

@@ -139,6 +139,7 @@ export async function listQuantityAudit(db: Db, f: AuditFilter): Promise<Quantit
     timestamp: r.timestamp.toISOString(),
     show_id: r.showId,
     show_name: showName,
+    order_id: r.orderId,
   }));
 }
 

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { auditQuerySchema, auditUserSchema, productAuditEntrySchema, quantityAuditEntrySchema } from "../../../contract/audit.js";
 import { idParamsSchema } from "../../../contract/common.js";
-import { errorAnswers } from "../../openapi.js";
+import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { getAuditUsers, getProductAudit, getQuantityAudit } from "./audit.service.js";
 
 const tags = ["audit"];
-const security = [{ session: [] }];
+const security = SESSION_OR_TOKEN;
 /** 401 and 403 come before input validation: a caller without access learns nothing about the filters. */
 const config = { permission: "canViewAudit" } as const;
 

@@ -1,12 +1,12 @@
 import { importJobParamsSchema, importJobSchema, importPartBodySchema, importPartParamsSchema } from "../../../contract/import.js";
 import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
-import { errorAnswers } from "../../openapi.js";
+import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import type { ImportBody } from "./import-body.js";
 import { addImportPart, commitImport, createImport, getImport } from "./import-jobs.js";
 
-const schemaBase = { tags: ["products"], security: [{ session: [] }] };
+const schemaBase = { tags: ["products"], security: SESSION_OR_TOKEN };
 const config = { permission: "canManageProducts" } as const;
 
 /**

@@ -10,7 +10,7 @@ import {
 } from "../../../contract/import.js";
 import { AppError } from "../../app-error.js";
 import { IMPORT_BODY_LIMIT_BYTES } from "../../body-limits.js";
-import { errorAnswers } from "../../openapi.js";
+import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { previewImport } from "./import.service.js";
@@ -60,7 +60,7 @@ async function importCallRoutes(app: ZodApp): Promise<void> {
       bodyLimit: IMPORT_BODY_LIMIT_BYTES,
       schema: {
         tags: ["products"],
-        security: [{ session: [] }],
+        security: SESSION_OR_TOKEN,
         summary: "Import products by barcode; ?dry_run=true previews without writing",
         description:
           "Rows are matched to existing products by exact barcode, else by GTIN: a file whose barcodes lost their leading " +

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { importJobParamsSchema } from "../../../contract/import.js";
 import { importSummarySchema, importsQuerySchema, importUndoResultSchema } from "../../../contract/imports.js";
-import { errorAnswers } from "../../openapi.js";
+import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { listImports } from "./import-jobs.js";
 import { undoImport } from "./import-undo.js";
 
-const schemaBase = { tags: ["imports"], security: [{ session: [] }] };
+const schemaBase = { tags: ["imports"], security: SESSION_OR_TOKEN };
 const config = { permission: "canManageProducts" } as const;
 
 /** GET /api/imports and POST /api/imports/{id}/undo (docs/decisions/0001-imports-as-durable-jobs.md). */

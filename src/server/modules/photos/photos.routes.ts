@@ -12,14 +12,14 @@ import {
 import { photoAddedSchema, productAnswerSchema } from "../../../contract/products.js";
 import { AppError, badRequest, notFound } from "../../app-error.js";
 import { mediaDirOf } from "../../config.js";
-import { errorAnswers } from "../../openapi.js";
+import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { MediaStore } from "./media-store.js";
 import { addPhoto, removePhoto, reorderPhotos } from "./photos.service.js";
 
 const tags = ["photos"];
-const security = [{ session: [] }];
+const security = SESSION_OR_TOKEN;
 const manageProducts = { permission: "canManageProducts" } as const;
 /** Photo files never change under their name (it is their content's hash): browsers keep them. */
 const MEDIA_CACHE = "private, max-age=31536000, immutable";
@@ -100,15 +100,15 @@ export async function photosRoutes(parent: ZodApp): Promise<void> {
     async (request) => ({ product: await reorderPhotos(serviceContext(parent, request), request.params.id, request.body.order) }),
   );
 
-  // Through the one auth layer like every /api route: a signed-in session now; an API token with
-  // products:read joins there when tokens exist, with nothing to change here.
+  // Through the one auth layer like every /api route: a signed-in session, or an API token with products:read.
   parent.get(
     "/media/:name",
     {
+      config: { scope: "products:read" },
       schema: {
         tags,
         security,
-        summary: "A photo file (its URL comes with the product), to a signed-in session only",
+        summary: "A photo file (its URL comes with the product), to a signed-in session or a token with products:read",
         params: mediaParamsSchema,
         response: errorAnswers(400, 401, 404),
       },

@@ -181,6 +181,10 @@ export interface QuantityChange {
   key?: { key: string; requestHash: string };
   /** The show the tap was made in (migration 0006): the user's own, written into the quantity audit. */
   showId?: number;
+  /** The order the change belongs to (migration 0011), written into the quantity audit. */
+  orderId?: number;
+  /** The unit price it sold at (an order line's); the product's price when left out. */
+  unitPrice?: number | null;
 }
 
 /** What apply_quantity_change answers: the product, or a refusal the service turns into its message. */
@@ -206,13 +210,13 @@ const applyQuantityChangeStatement = prepared((db) =>
     .from(
       sql`apply_quantity_change(${sql.placeholder("productId")}, ${sql.placeholder("delta")}, ${sql.placeholder("expected")}, ${QUANTITY_MAX_EXCLUSIVE}, ${sql.placeholder("reason")},
         ${sql.placeholder("userId")}, ${sql.placeholder("userName")}, ${sql.placeholder("ip")}, ${sql.placeholder("key")},
-        ${sql.placeholder("requestHash")}, ${sql.placeholder("showId")})`,
+        ${sql.placeholder("requestHash")}, ${sql.placeholder("showId")}, ${sql.placeholder("orderId")}, ${sql.placeholder("unitPrice")})`,
     )
     .prepare("apply_quantity_change"),
 );
 
 /**
- * The atomic stock change in one statement, so one round trip (migrations 0003 and 0006): the key's claim, the show's check,
+ * The atomic stock change in one statement, so one round trip (migrations 0003, 0006 and 0011): the key's claim, the show's check,
  * one conditional UPDATE (never read-then-write; nothing changes when the product is missing,
  * disabled, or the stock would leave 0..QUANTITY_MAX_EXCLUSIVE-1), both audit rows and the
  * key's stored answer commit together.
@@ -229,6 +233,8 @@ export async function applyQuantityChange(db: Db, change: QuantityChange): Promi
     key: change.key?.key ?? null,
     requestHash: change.key?.requestHash ?? null,
     showId: change.showId ?? null,
+    orderId: change.orderId ?? null,
+    unitPrice: change.unitPrice ?? null,
   });
   if (!answer) throw new Error("apply_quantity_change answered nothing");
   return answer;

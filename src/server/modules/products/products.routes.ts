@@ -16,7 +16,7 @@ import {
   versionConflictBodySchema,
 } from "../../../contract/products.js";
 import { CATALOGUE_REVISION_HEADER, IDEMPOTENCY_HEADER } from "../../../contract/rules.js";
-import { describedError, errorAnswers } from "../../openapi.js";
+import { describedError, errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { CATALOGUE_CACHE_DEFAULTS, CatalogueCache, pickEncoding } from "./catalogue-cache.js";
@@ -39,8 +39,10 @@ const GTIN_RULES =
   "zeros, down to 6 digits, is recognised; an 8-digit UPC-E is its UPC-A). Any other code (Code 128 labels, `SC-...`, " +
   "numbers without a valid check digit) compares exactly. Two products cannot be the same GTIN (409); the stored " +
   "barcode keeps what was typed or scanned.";
-const security = [{ session: [] }];
+const security = SESSION_OR_TOKEN;
 const manageProducts = { permission: "canManageProducts" } as const;
+/** Any signed-in user; an API token with products:read. */
+const readProducts = { scope: "products:read" } as const;
 const quantityHeadersSchema = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
 
 /** Products: list, lookup by barcode, create, edit, stock change, status. */
@@ -52,6 +54,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/products",
     {
+      config: readProducts,
       schema: {
         tags,
         security,
@@ -94,6 +97,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
   app.get(
     "/products/barcode/:barcode",
     {
+      config: readProducts,
       schema: {
         tags,
         security,

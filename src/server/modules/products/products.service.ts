@@ -218,6 +218,14 @@ function requestHash(id: number, input: QuantityChangeInput): string {
 }
 
 /**
+ * Keys are kept per user; an API token acts as the user who created it (docs/decisions/0009), so
+ * its keys get a space of their own: two integrations of one manager never share a key.
+ */
+function storedKey(ctx: ServiceContext, key: string): string {
+  return ctx.actor.token ? `token:${ctx.actor.token.id}:${key}` : key;
+}
+
+/**
  * A stock change in one statement (products.repo applyQuantityChange). With an Idempotency-Key,
  * the first answer (success or refusal) is stored with the change and every repeat of the same
  * request by the same user gets it back without changing anything; the same key on another
@@ -240,7 +248,7 @@ export async function changeQuantity(
     userId: ctx.actor.id,
     userName: ctx.actor.username,
     ip: ctx.ip,
-    key: idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: requestHash(id, input) },
+    key: idempotencyKey === undefined ? undefined : { key: storedKey(ctx, idempotencyKey), requestHash: requestHash(id, input) },
   });
   if (idempotencyKey !== undefined && Math.random() * CLEANUP_ONE_IN < 1) {
     void deleteExpiredIdempotencyKeys(ctx.db).catch(() => {});

@@ -23,6 +23,7 @@ export function caller(app: FastifyInstance, cookie: string) {
     get: (url: string) => call("GET", url),
     post: (url: string, payload?: unknown) => call("POST", url, payload),
     put: (url: string, payload?: unknown, headers?: Record<string, string>) => call("PUT", url, payload, headers),
+    delete: (url: string) => call("DELETE", url),
     async create(overrides: Record<string, unknown> = {}): Promise<Product> {
       const res = await call("POST", "/api/products", {
         barcode: newBarcode(),

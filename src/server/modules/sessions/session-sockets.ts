@@ -12,6 +12,8 @@ export interface SocketData {
 /** Messages between server processes (through the socket.io PostgreSQL adapter). */
 export interface SessionInterServerEvents {
   sessions_ended: (ended: SessionsEnded) => void;
+  /** An API token was revoked: every process drops it from its cache (modules/tokens/api-tokens.ts). */
+  api_token_revoked: (tokenId: number) => void;
 }
 
 type SessionServer = Server<ClientToServerEvents, ServerToClientEvents, SessionInterServerEvents, SocketData>;

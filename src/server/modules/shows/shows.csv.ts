@@ -1,3 +1,4 @@
+import { centsToAmount } from "../../../contract/money.js";
 import { SHOW_CSV_COLUMNS } from "../../../contract/show-rules.js";
 import type { ShowSummary } from "../../../contract/shows.js";
 
@@ -9,13 +10,15 @@ const textCell = (value: string) => {
 };
 
 /**
- * A show's summary as CSV (product, barcode, sold, added, net), one line per product in name
+ * A show's summary as CSV (product, barcode, sold, added, net, revenue), one line per product in name
  * order, to reconcile with the marketplace's orders: CRLF, UTF-8 with a byte-order mark so
  * spreadsheets read names with accents.
  */
 export function showCsv(summary: ShowSummary): string {
   const lines = [...summary.lines].sort((a, b) => a.product_name.localeCompare(b.product_name, "en") || a.barcode.localeCompare(b.barcode));
-  const rows = lines.map((l) => [textCell(l.product_name), textCell(l.barcode), l.sold, l.added, l.net].join(","));
+  const rows = lines.map((l) =>
+    [textCell(l.product_name), textCell(l.barcode), l.sold, l.added, l.net, l.revenue === null ? "" : centsToAmount(l.revenue)].join(","),
+  );
   return `\uFEFF${[SHOW_CSV_COLUMNS.join(","), ...rows].join("\r\n")}\r\n`;
 }
 

@@ -59,6 +59,7 @@ export async function showChanges(db: Db, showIds: number[]): Promise<Map<number
       change: quantityAudit.quantityChange,
       notes: quantityAudit.notes,
       at: quantityAudit.timestamp,
+      unitPrice: quantityAudit.unitPrice,
     })
     .from(quantityAudit)
     .where(inArray(quantityAudit.showId, showIds))

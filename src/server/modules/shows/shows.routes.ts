@@ -16,8 +16,8 @@ import { currentShow, endShow, getShowSummary, listShows, startShow } from "./sh
 
 const tags = ["shows"];
 const security = [{ session: [] }];
-/** Anyone who can update quantity can run a show; managers see and end every show (checked in the service). */
-const config = { permission: "canUpdateQuantity" } as const;
+/** Anyone who can update quantity can run a show; managers see and end every show (checked in the service). A show is a person's: no API token. */
+const config = { permission: "canUpdateQuantity", scope: null } as const;
 
 const TALLY_RULES =
   "The tally counts the quantity changes tagged with the show (`show_id` on PUT /api/products/{id}/quantity): per " +

@@ -50,7 +50,7 @@ export async function startShow(ctx: ServiceContext, name: string): Promise<Show
   }
   const show = toShow(row);
   emitShowUpdate(ctx, "show_started", show);
-  return { show, lines: [], totals: { sold: 0, added: 0, net: 0, changes: 0 } };
+  return { show, lines: [], totals: { sold: 0, added: 0, net: 0, changes: 0, revenue: null } };
 }
 
 /** The actor's running show with its tally, or null. */

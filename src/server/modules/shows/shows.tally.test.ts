@@ -16,7 +16,7 @@ describe("a show's tally", () => {
       [2, 1, 1, 0, -1],
       [1, 2, 0, -2, 1],
     ]);
-    expect(totals).toEqual({ sold: 3, added: 2, net: -1, changes: 5 });
+    expect(totals).toEqual({ sold: 3, added: 2, net: -1, changes: 5, revenue: null });
   });
 
   it("an undo cancels the tap it reverses: it counts in neither column, and the next undo reaches the tap before", () => {
@@ -26,6 +26,26 @@ describe("a show's tally", () => {
     expect(totals).toMatchObject({ sold: 2, added: 0, net: -2, changes: 4 });
     const undone = tallyShow([change(1, -1), change(1, 1, "Undo")]);
     expect(undone.lines[0]).toMatchObject({ sold: 0, added: 0, net: 0, undo_change: null });
+  });
+
+  it("revenue: the price each sale was made at, for the units sold and not undone", () => {
+    const priced = (productId: number, delta: number, unitPrice: number | null, notes?: string) => ({
+      ...change(productId, delta, notes),
+      unitPrice,
+    });
+    const { lines, totals } = tallyShow([
+      priced(1, -1, 500),
+      priced(1, -2, 600),
+      priced(1, 1, 600, "Undo"),
+      priced(1, 1, 600),
+      priced(2, -1, null),
+    ]);
+    // Product 1: 500 + one of the two units at 600 (the other undone); the add takes nothing.
+    expect(lines.map((l) => [l.product_id, l.sold, l.revenue])).toEqual([
+      [2, 1, null],
+      [1, 2, 1100],
+    ]);
+    expect(totals.revenue).toBe(1100);
   });
 
   it("an undo with nothing to cancel counts as a change of its own", () => {

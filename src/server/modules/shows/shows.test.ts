@@ -74,7 +74,7 @@ describe("running a show", () => {
       [a.id, 2, 1, -1, -1],
       [b.id, 1, 1, 0, -1],
     ]);
-    expect(current.totals).toEqual({ sold: 3, added: 2, net: -1, changes: 5 });
+    expect(current.totals).toEqual({ sold: 3, added: 2, net: -1, changes: 5, revenue: null });
   });
 
   it("an undo from the tally is a new opposite change, audited and tagged; the line then counts neither", async () => {
@@ -157,15 +157,21 @@ describe("ending a show", () => {
     }
   });
 
-  it("CSV: product, barcode, sold, added, net, matching the summary", async () => {
+  it("CSV: product, barcode, sold, added, net, revenue, matching the summary", async () => {
     const { api: streamer } = await signIn("streamer");
-    const a = await manager.create({ quantity_on_hand: 9, product_name: 'Booster "Box", 1st' });
+    const a = await manager.create({ quantity_on_hand: 9, product_name: 'Booster "Box", 1st', price: 1250 });
     const b = await manager.create({ quantity_on_hand: 9, product_name: "=cmd" });
     const { show } = await start(streamer, "Sunday Pokémon break!");
     await tap(streamer, a, -1, show.id);
     await tap(streamer, a, -1, show.id);
     await tap(streamer, b, 1, show.id);
     const summary = (await streamer.post(`/api/shows/${show.id}/end`)).json<ShowSummary>();
+    // Revenue: the product's price at each tap, for the units sold; none for a product without a price.
+    expect(summary.lines.map((l) => [l.product_id, l.revenue])).toEqual([
+      [b.id, null],
+      [a.id, 2500],
+    ]);
+    expect(summary.totals.revenue).toBe(2500);
     const csv = await streamer.get(`/api/shows/${show.id}/csv`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
@@ -173,7 +179,7 @@ describe("ending a show", () => {
       `attachment; filename="show-${show.id}-sunday-pokemon-break-${summary.show.started_at.slice(0, 10)}.csv"`,
     );
     expect(csv.body).toBe(
-      `\uFEFFproduct,barcode,sold,added,net\r\n'=cmd,${b.barcode},0,1,1\r\n"Booster ""Box"", 1st",${a.barcode},2,0,-2\r\n`,
+      `\uFEFFproduct,barcode,sold,added,net,revenue\r\n'=cmd,${b.barcode},0,1,1,\r\n"Booster ""Box"", 1st",${a.barcode},2,0,-2,25.00\r\n`,
     );
   });
 });

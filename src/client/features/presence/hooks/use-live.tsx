@@ -112,6 +112,8 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
       // The running show and the lists of shows on screen refetch.
       void queryClient.invalidateQueries({ queryKey: queryKeys.shows });
     });
+    // An order placed or cancelled anywhere: the orders on screen refetch.
+    socket.on("order_update", () => void queryClient.invalidateQueries({ queryKey: queryKeys.orders }));
     socket.connect();
 
     return () => {

@@ -2,6 +2,7 @@ import { Download } from "lucide-react";
 import type { ShowLine, ShowSummary, ShowTotals } from "../../../../contract/shows";
 import { cn } from "../../../lib/cn";
 import { ProductCover } from "../../products";
+import { useMoney } from "../../settings";
 import { showCsvUrl } from "./shows-api";
 
 /** A product's cover beside its line in the tally (from the product store: the products the show tapped). */
@@ -20,11 +21,13 @@ export function ShowTimes({ summary }: { summary: ShowSummary }) {
 }
 
 export function ShowTotalsLine({ totals, className }: { totals: ShowTotals; className?: string }) {
+  const money = useMoney();
   return (
     <p className={cn("flex flex-wrap gap-x-4 gap-y-1 text-sm font-semibold", className)} data-testid="show-totals">
       <span>Sold {totals.sold}</span>
       <span>Added {totals.added}</span>
       <span>Net {totals.net > 0 ? `+${totals.net}` : totals.net}</span>
+      {totals.revenue === null ? null : <span>Revenue {money(totals.revenue)}</span>}
     </p>
   );
 }

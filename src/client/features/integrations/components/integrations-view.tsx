@@ -1,0 +1,33 @@
+import { Plug } from "lucide-react";
+import { canManageIntegrations } from "../../../../contract/permissions";
+import { useAuth } from "../../auth";
+import { TokensSection } from "./tokens-section";
+
+/**
+ * The Integrations screen (managers and super administrators): a stack of sections, one per kind
+ * of integration (API tokens; webhooks join as a section of their own).
+ */
+export function IntegrationsView() {
+  const { user } = useAuth();
+  if (!user) return null;
+  if (!canManageIntegrations(user.role)) {
+    return (
+      <section className="rounded-xl border border-gray-200 bg-white p-6 text-center dark:border-gray-700 dark:bg-gray-900">
+        <h1 className="text-xl font-bold">Access Denied</h1>
+        <p>You don't have permission to manage integrations.</p>
+      </section>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="min-w-0">
+        <h1 className="flex items-center gap-2 text-2xl font-bold">
+          <Plug aria-hidden="true" className="h-7 w-7 shrink-0 text-blue-700 dark:text-blue-400" />
+          Integrations
+        </h1>
+        <p className="text-sm text-gray-700 dark:text-gray-300">Let your other sales channels and scripts keep one stock with this shop.</p>
+      </div>
+      <TokensSection />
+    </div>
+  );
+}

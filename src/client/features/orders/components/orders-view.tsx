@@ -1,0 +1,234 @@
+import { RefreshCw, ShoppingCart } from "lucide-react";
+import { useId, useState } from "react";
+import type { OrderStatus } from "../../../../contract/order-rules";
+import type { Order } from "../../../../contract/orders";
+import { canManageIntegrations } from "../../../../contract/permissions";
+import { Badge } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { Dialog } from "../../../components/ui/dialog";
+import { Field, inputClassName } from "../../../components/ui/field";
+import { Spinner } from "../../../components/ui/spinner";
+import { cn } from "../../../lib/cn";
+import { loadErrorText, messageOr } from "../../../lib/http";
+import { useAuth } from "../../auth";
+import { notify } from "../../notifications";
+import { useMoney } from "../../settings";
+import { useCancelOrder } from "../api/cancel-order";
+import { useOrders } from "../api/list-orders";
+
+const PAGE = 50;
+
+/** A day picked on screen (YYYY-MM-DD, the browser's time zone) as the instant it starts, or ends at. */
+function dayStart(day: string): string | undefined {
+  return day ? new Date(`${day}T00:00:00`).toISOString() : undefined;
+}
+function dayEnd(day: string): string | undefined {
+  if (!day) return undefined;
+  const next = new Date(`${day}T00:00:00`);
+  next.setDate(next.getDate() + 1);
+  return new Date(next.getTime() - 1).toISOString();
+}
+const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
+
+/** The Orders screen (managers and super administrators): orders from every channel, filtered, live, cancellable. */
+export function OrdersView() {
+  const { user } = useAuth();
+  if (!user) return null;
+  if (!canManageIntegrations(user.role)) {
+    return (
+      <section className="rounded-xl border border-gray-200 bg-white p-6 text-center dark:border-gray-700 dark:bg-gray-900">
+        <h1 className="text-xl font-bold">Access Denied</h1>
+        <p>You don't have permission to see orders.</p>
+      </section>
+    );
+  }
+  return <Orders />;
+}
+
+function Orders() {
+  const id = useId();
+  const [channel, setChannel] = useState("");
+  const [status, setStatus] = useState<OrderStatus | "">("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const [limit, setLimit] = useState(PAGE);
+  const [cancelling, setCancelling] = useState<Order | null>(null);
+  const orders = useOrders({
+    channel: channel.trim() || undefined,
+    status: status || undefined,
+    from: dayStart(from),
+    to: dayEnd(to),
+    limit,
+  });
+  const filtered = channel.trim() !== "" || status !== "" || from !== "" || to !== "";
+  const clear = () => {
+    setChannel("");
+    setStatus("");
+    setFrom("");
+    setTo("");
+    setLimit(PAGE);
+  };
+
+  return (
+    <section aria-labelledby={`${id}-title`} className="flex flex-col gap-4">
+      <div>
+        <h1 id={`${id}-title`} className="flex items-center gap-2 text-2xl font-bold">
+          <ShoppingCart aria-hidden="true" className="h-7 w-7 shrink-0 text-blue-700 dark:text-blue-400" />
+          Orders
+        </h1>
+        <p className="text-sm text-gray-700 dark:text-gray-300">
+          Sales from every channel, newest first. New orders appear as they are placed.
+        </p>
+      </div>
+
+      <Card className="p-4">
+        <form
+          className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+          aria-label="Filter orders"
+          onSubmit={(e) => e.preventDefault()}
+        >
+          <Field label="Channel">
+            <input className={selectClassName} value={channel} placeholder="All channels" onChange={(e) => setChannel(e.target.value)} />
+          </Field>
+          <Field label="Status">
+            <select className={selectClassName} value={status} onChange={(e) => setStatus(e.target.value as OrderStatus | "")}>
+              <option value="">All</option>
+              <option value="completed">Completed</option>
+              <option value="cancelled">Cancelled</option>
+            </select>
+          </Field>
+          <Field label="From">
+            <input type="date" className={selectClassName} value={from} onChange={(e) => setFrom(e.target.value)} />
+          </Field>
+          <Field label="To">
+            <input type="date" className={selectClassName} value={to} onChange={(e) => setTo(e.target.value)} />
+          </Field>
+          <Button variant="outline" onClick={clear} disabled={!filtered}>
+            Clear filters
+          </Button>
+        </form>
+      </Card>
+
+      {orders.isPending ? (
+        <div className="flex items-center justify-center gap-3 p-8">
+          <Spinner label="Loading orders" />
+          <p>Loading orders...</p>
+        </div>
+      ) : orders.isError ? (
+        <div className="flex flex-col items-center gap-3 rounded-xl border border-red-200 bg-white p-6 text-center dark:border-red-900 dark:bg-gray-900">
+          <p role="alert" className="font-medium text-red-800 dark:text-red-200">
+            {loadErrorText(orders.error)}
+          </p>
+          <Button variant="outline" onClick={() => void orders.refetch()} disabled={orders.isFetching}>
+            <RefreshCw aria-hidden="true" className="h-4 w-4" />
+            Try Again
+          </Button>
+        </div>
+      ) : (
+        <>
+          <p className="sr-only" aria-live="polite">
+            {orders.data.length === 1 ? "1 order" : `${orders.data.length} orders`}
+          </p>
+          {orders.data.length === 0 ? (
+            <p className="rounded-xl border border-gray-200 bg-white p-6 text-center dark:border-gray-700 dark:bg-gray-900">
+              {filtered ? "No orders match these filters." : "No orders yet."}
+            </p>
+          ) : (
+            <ul aria-label="Orders" className="flex flex-col gap-3">
+              {orders.data.map((order) => (
+                <li key={order.id}>
+                  <OrderCard order={order} onCancel={() => setCancelling(order)} />
+                </li>
+              ))}
+            </ul>
+          )}
+          {orders.data.length >= limit ? (
+            <div className="flex justify-center">
+              <Button variant="outline" onClick={() => setLimit((n) => n + PAGE)} disabled={orders.isFetching}>
+                Show more
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+      {cancelling ? <CancelDialog order={cancelling} onClose={() => setCancelling(null)} /> : null}
+    </section>
+  );
+}
+
+function OrderCard({ order, onCancel }: { order: Order; onCancel: () => void }) {
+  const money = useMoney();
+  const cancelled = order.status === "cancelled";
+  return (
+    <Card className="flex flex-col gap-2 p-4" data-testid="order-card">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 className="break-words font-bold">
+            {order.channel} · {order.external_id}
+          </h2>
+          <p className="text-sm text-gray-700 dark:text-gray-300">
+            {new Date(order.created_at).toLocaleString()} by {order.created_by}
+          </p>
+        </div>
+        {cancelled ? <Badge variant="danger">Cancelled</Badge> : <Badge variant="success">Completed</Badge>}
+      </div>
+      <ul aria-label="Lines" className="divide-y divide-gray-200 text-sm dark:divide-gray-700">
+        {order.lines.map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: an order's lines never change
+          <li key={i} className="flex flex-wrap justify-between gap-2 py-1">
+            <span className="min-w-0 break-words">
+              {line.quantity} × {line.product_name} <span className="text-gray-700 dark:text-gray-300">({line.barcode})</span>
+            </span>
+            {line.unit_price === null ? null : <span>{money(line.unit_price)} each</span>}
+          </li>
+        ))}
+      </ul>
+      {order.note ? <p className="text-sm italic">{order.note}</p> : null}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-semibold">Total: {order.total === null ? "not given" : money(order.total)}</p>
+        {cancelled ? (
+          <p className="text-sm text-gray-700 dark:text-gray-300">
+            Cancelled {order.cancelled_at ? new Date(order.cancelled_at).toLocaleString() : ""} by {order.cancelled_by}
+          </p>
+        ) : (
+          <Button variant="danger" size="sm" onClick={onCancel} aria-label={`Cancel order ${order.channel} ${order.external_id}`}>
+            Cancel order
+          </Button>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function CancelDialog({ order, onClose }: { order: Order; onClose: () => void }) {
+  const cancel = useCancelOrder();
+  const confirm = () =>
+    cancel.mutate(order.id, {
+      onSuccess: () => {
+        notify.success(`Order ${order.external_id} cancelled: its stock is back`);
+        onClose();
+      },
+      onError: (err) => notify.error(messageOr(err, "Failed to cancel order")),
+    });
+  return (
+    <Dialog
+      title={`Cancel order ${order.channel} ${order.external_id}?`}
+      description="Every line's stock goes back on the shelf. This cannot be undone."
+      onClose={onClose}
+      busy={cancel.isPending}
+      size="sm"
+      focusFirstField={false}
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose} disabled={cancel.isPending}>
+            Keep order
+          </Button>
+          <Button variant="danger" onClick={confirm} disabled={cancel.isPending}>
+            {cancel.isPending ? "Cancelling..." : "Cancel order"}
+          </Button>
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { idParamsSchema } from "../../../contract/common.js";
+import { createOrderBodySchema, orderAnswerSchema, orderRefusedSchema, orderSchema, ordersQuerySchema } from "../../../contract/orders.js";
+import { describedError, errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
+import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
+import { cancelOrder, getOrder, listOrders, placeOrder } from "./orders.service.js";
+
+const tags = ["orders"];
+const security = SESSION_OR_TOKEN;
+/** Anyone who can update quantity places an order; a token needs orders:write. */
+const place = { permission: "canUpdateQuantity", scope: "orders:write" } as const;
+/** Listing and cancelling: managers and super_admin; a token with orders:write. */
+const manage = { permission: "canManageIntegrations", scope: "orders:write" } as const;
+
+const ORDER_RULES =
+  "All lines apply in one transaction or none do: a line whose product lacks the stock or is disabled refuses the " +
+  "whole order with 409, an unknown product with 404, each `{error, lines: [{index, barcode, requested, available}]}` " +
+  "naming every failing line. The same `channel` + `external_id` again answers 200 with the existing order (nothing " +
+  "applied twice) when the lines are the same, 422 when they differ. Each line writes a quantity audit entry with " +
+  "the reason `Order <channel> <external_id>` and the order's id, and the usual live `inventory_update`. " +
+  "`unit_price` and `total` are cents (null when not given).";
+
+/** Orders: a sale on any channel as one atomic, idempotent record (src/contract/orders.ts). */
+export async function ordersRoutes(app: ZodApp): Promise<void> {
+  app.post(
+    "/orders",
+    {
+      config: place,
+      schema: {
+        tags,
+        security,
+        summary: "Place an order: every line or none; idempotent on channel + external_id",
+        description: ORDER_RULES,
+        body: createOrderBodySchema,
+        response: {
+          200: orderAnswerSchema,
+          201: orderAnswerSchema,
+          ...errorAnswers(400, 401, 403, 413, 422, 429, 503),
+          404: describedError(404, orderRefusedSchema.partial({ lines: true })),
+          409: describedError(409, orderRefusedSchema.partial({ lines: true })),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { order, created } = await placeOrder(serviceContext(app, request), request.body);
+      return reply.code(created ? 201 : 200).send({ order });
+    },
+  );
+
+  app.get(
+    "/orders",
+    {
+      config: manage,
+      schema: {
+        tags,
+        security,
+        summary: "Orders newest first, by channel, status and time (from/to: ISO timestamps or days)",
+        querystring: ordersQuerySchema,
+        response: { 200: z.array(orderSchema), ...errorAnswers(400, 401, 403, 429, 503) },
+      },
+    },
+    async (request) => listOrders(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/orders/:id",
+    {
+      config: manage,
+      schema: {
+        tags,
+        security,
+        summary: "One order with its lines",
+        params: idParamsSchema,
+        response: { 200: orderAnswerSchema, ...errorAnswers(400, 401, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => ({ order: await getOrder(serviceContext(app, request), request.params.id) }),
+  );
+
+  app.post(
+    "/orders/:id/cancel",
+    {
+      config: manage,
+      schema: {
+        tags,
+        security,
+        summary: "Cancel an order: every line's stock goes back (reason `Order cancelled`); 409 when cancelled already",
+        params: idParamsSchema,
+        response: {
+          200: orderAnswerSchema,
+          ...errorAnswers(400, 401, 403, 404, 429, 503),
+          409: describedError(409, orderRefusedSchema.partial({ lines: true })),
+        },
+      },
+    },
+    async (request) => ({ order: await cancelOrder(serviceContext(app, request), request.params.id) }),
+  );
+}
