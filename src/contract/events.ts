@@ -50,6 +50,17 @@ export interface ShowUpdate {
   username: string;
 }
 
+/**
+ * The live event `low_stock`: a change took a product to or under its reorder point (after the
+ * commit); sent to managers and super administrators.
+ */
+export interface LowStockEvent {
+  product: Product;
+  timestamp: string;
+  userId: number;
+  username: string;
+}
+
 export type AuthErrorReason = "invalid_token" | "expired_token" | "account_disabled";
 
 export interface ServerToClientEvents {
@@ -59,6 +70,8 @@ export interface ServerToClientEvents {
   inventory_update: (payload: InventoryUpdate) => void;
   /** A show started or ended. */
   show_update: (payload: ShowUpdate) => void;
+  /** A product reached its reorder point (managers and super administrators only). */
+  low_stock: (payload: LowStockEvent) => void;
 }
 
 export interface ClientToServerEvents {

@@ -15,6 +15,8 @@ import { importRoutes } from "./modules/import/import.routes.js";
 import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-runner.js";
 import { photosRoutes } from "./modules/photos/photos.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
+import { reportsRoutes } from "./modules/reports/reports.routes.js";
+import { StockValueJob } from "./modules/reports/stock-value-job.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { showsRoutes } from "./modules/shows/shows.routes.js";
@@ -35,6 +37,8 @@ declare module "fastify" {
     sessions: Sessions;
     /** Writes committed imports (durable jobs) in short transactions, and resumes the ones cut off. */
     importRunner: ImportRunner;
+    /** Keeps the daily stock value (reports): fills missing days at start-up, then each day that ended. */
+    stockValueJob: StockValueJob;
   }
 }
 
@@ -98,6 +102,10 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   app.decorate("importRunner", importRunner);
   app.addHook("onReady", async () => importRunner.start());
   app.addHook("onClose", async () => importRunner.close());
+  const stockValueJob = new StockValueJob(database.bulk.db, config.TIMEZONE, app.log);
+  app.decorate("stockValueJob", stockValueJob);
+  app.addHook("onReady", async () => stockValueJob.start());
+  app.addHook("onClose", async () => stockValueJob.close());
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);
@@ -141,6 +149,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await importRoutes(zapp);
       await auditRoutes(zapp);
       await showsRoutes(zapp);
+      await reportsRoutes(zapp);
     },
     { prefix: "/api" },
   );

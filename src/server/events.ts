@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { InventoryUpdate, ShowUpdate } from "../contract/events.js";
+import type { InventoryUpdate, LowStockEvent, ShowUpdate } from "../contract/events.js";
 
 /**
  * In-process events that services raise after a commit. The realtime plugin turns them into
@@ -9,6 +9,8 @@ export interface ServerEvents {
   inventory_update: [InventoryUpdate];
   /** A show started or ended. */
   show_update: [ShowUpdate];
+  /** A change took a product to or under its reorder point. */
+  low_stock: [LowStockEvent];
   /** A user's sessions were ended (disabled or password reset): drop their live connections. */
   user_revoked: [{ userId: number; reason: "account_disabled" | "password_reset" }];
 }

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -97,6 +98,8 @@ export const products = pgTable(
     setName: text("set_name"),
     cardNumber: text("card_number"),
     location: text("location"),
+    /** Stock at or under this is to be reordered (migration 0013); NULL when not set. */
+    reorderPoint: integer("reorder_point"),
     /**
      * The product's photos in the API shape, the cover first (migration 0009): kept on the row so
      * every answer built from it (product_json(), toProduct) carries them without a join. Photo
@@ -119,6 +122,9 @@ export const products = pgTable(
     check("products_cost_check", sql`${t.cost} between 0 and ${sql.raw(String(MONEY_MAX_CENTS))}`),
     check("products_condition_check", sql`${t.condition} in (${sql.raw(CONDITIONS.map((c) => `'${c}'`).join(", "))})`),
     check("products_grader_check", sql`${t.grader} in (${sql.raw(GRADERS.map((c) => `'${c}'`).join(", "))})`),
+    check("products_reorder_point_check", sql`${t.reorderPoint} >= 0`),
+    // The "To reorder" list (reports): active products at or under their point.
+    index("products_reorder_idx").on(t.vendor, t.productName).where(sql`${t.reorderPoint} is not null and ${t.isActive}`),
   ],
 );
 
@@ -191,14 +197,42 @@ export const quantityAudit = pgTable(
     timestamp: ts("timestamp").notNull().defaultNow(),
     /** The show the tap was made in (migration 0006), else NULL. */
     showId: integer("show_id").references(() => shows.id, { onDelete: "set null" }),
+    /**
+     * The product's price (cents) when the change was made (migration 0013): set by the trigger
+     * quantity_audit_price on every insert, so reports value a sale at the price of its day.
+     */
+    price: integer("price"),
   },
   (t) => [
     index("quantity_audit_time_idx").on(t.timestamp.desc(), t.id.desc()),
     index("quantity_audit_product_idx").on(t.productId, t.timestamp.desc()),
     index("quantity_audit_user_idx").on(t.userId),
     index("quantity_audit_show_idx").on(t.showId, t.id),
+    // Reports (migration 0013): the sale taps (reports.repo.ts SALE_TAP) by time, covering what
+    // the sales series sums, and by product for the last sale of each product.
+    index("quantity_audit_sale_time_idx")
+      .on(t.timestamp)
+      .where(sql`${t.transactionType} = 'adjustment' and (${t.showId} is not null or ${t.notes} in ('Streamer adjustment', 'Undo'))`),
+    index("quantity_audit_sale_product_idx")
+      .on(t.productId, t.timestamp)
+      .where(sql`${t.transactionType} = 'adjustment' and (${t.showId} is not null or ${t.notes} in ('Streamer adjustment', 'Undo'))`),
   ],
 );
+
+/**
+ * Stock value at the end of each day in TIMEZONE (migration 0013): units, at price and at cost.
+ * Written for each day that ended by the reports' daily job, and filled in at start-up for missing
+ * days by replaying the quantity audit back from today's stock (reports.repo.ts fillStockValueDays).
+ */
+export const stockValueDaily = pgTable("stock_value_daily", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  /** The TIMEZONE the day was counted in: rows of another zone are counted again. */
+  timezone: text("timezone").notNull(),
+  units: bigint("units", { mode: "number" }).notNull(),
+  atPrice: bigint("at_price", { mode: "number" }).notNull(),
+  atCost: bigint("at_cost", { mode: "number" }).notNull(),
+  writtenAt: ts("written_at").notNull().defaultNow(),
+});
 
 /** First answers of quantity changes, per user and Idempotency-Key, so retries never apply twice. */
 export const idempotencyKeys = pgTable(

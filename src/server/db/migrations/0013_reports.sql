@@ -1,0 +1,64 @@
+CREATE TABLE "stock_value_daily" (
+	"day" date PRIMARY KEY NOT NULL,
+	"timezone" text NOT NULL,
+	"units" bigint NOT NULL,
+	"at_price" bigint NOT NULL,
+	"at_cost" bigint NOT NULL,
+	"written_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "products" ADD COLUMN "reorder_point" integer;--> statement-breakpoint
+ALTER TABLE "quantity_audit" ADD COLUMN "price" integer;--> statement-breakpoint
+CREATE INDEX "products_reorder_idx" ON "products" USING btree ("vendor","product_name") WHERE "products"."reorder_point" is not null and "products"."is_active";--> statement-breakpoint
+-- Covering (INCLUDE, added by hand: drizzle-kit does not write it): the sales series is read from
+-- this index alone.
+CREATE INDEX "quantity_audit_sale_time_idx" ON "quantity_audit" USING btree ("timestamp") INCLUDE ("quantity_change", "price", "show_id", "notes", "product_id") WHERE "quantity_audit"."transaction_type" = 'adjustment' and ("quantity_audit"."show_id" is not null or "quantity_audit"."notes" in ('Streamer adjustment', 'Undo'));--> statement-breakpoint
+CREATE INDEX "quantity_audit_sale_product_idx" ON "quantity_audit" USING btree ("product_id","timestamp") WHERE "quantity_audit"."transaction_type" = 'adjustment' and ("quantity_audit"."show_id" is not null or "quantity_audit"."notes" in ('Streamer adjustment', 'Undo'));--> statement-breakpoint
+ALTER TABLE "products" ADD CONSTRAINT "products_reorder_point_check" CHECK ("products"."reorder_point" >= 0);--> statement-breakpoint
+-- Added by hand (drizzle-kit writes no functions, triggers or fills).
+-- Reports value a sale at the product's price when it was made: every quantity audit row takes the
+-- product's price at its insert, whoever writes it (a tap, an edit, an import, an order), unless
+-- the writer gave one.
+CREATE FUNCTION quantity_audit_price() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT p.price INTO NEW.price FROM products p WHERE p.id = NEW.product_id;
+  RETURN NEW;
+END $$;--> statement-breakpoint
+CREATE TRIGGER quantity_audit_price BEFORE INSERT ON quantity_audit
+  FOR EACH ROW WHEN (NEW.price IS NULL AND NEW.product_id IS NOT NULL) EXECUTE FUNCTION quantity_audit_price();--> statement-breakpoint
+-- Rows from before: the price the product audit says the product had then (the latest price
+-- change before the row, else the old value of the first change after it, else today's price).
+UPDATE quantity_audit q SET price = coalesce(
+  (SELECT (a.new_values->>'price')::integer FROM product_audit a
+    WHERE a.product_id = q.product_id AND a.timestamp <= q.timestamp AND a.new_values ? 'price'
+    ORDER BY a.timestamp DESC, a.id DESC LIMIT 1),
+  (SELECT (a.old_values->>'price')::integer FROM product_audit a
+    WHERE a.product_id = q.product_id AND a.timestamp > q.timestamp AND a.old_values ? 'price'
+    ORDER BY a.timestamp, a.id LIMIT 1),
+  (SELECT p.price FROM products p WHERE p.id = q.product_id))
+WHERE q.product_id IS NOT NULL;--> statement-breakpoint
+-- The API shape gains `reorder_point` (null when not set).
+CREATE OR REPLACE FUNCTION product_json(p products) RETURNS json LANGUAGE sql STABLE AS $$
+  SELECT json_build_object(
+    'id', p.id,
+    'barcode', p.barcode,
+    'product_name', p.product_name,
+    'vendor', p.vendor,
+    'release_year', p.release_year,
+    'quantity_on_hand', p.quantity_on_hand,
+    'is_active', p.is_active,
+    'price', p.price,
+    'cost', p.cost,
+    'condition', p.condition,
+    'grader', p.grader,
+    'grade', p.grade,
+    'set_name', p.set_name,
+    'card_number', p.card_number,
+    'location', p.location,
+    'reorder_point', p.reorder_point,
+    'photos', p.photos,
+    'version', p.version,
+    'revision', p.revision,
+    'created_at', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'updated_at', to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+$$;
