@@ -105,7 +105,7 @@ async function run(kind: Kind): Promise<void> {
       for (let i = 0; i < CALLS; i++) {
         const answer = expectStatus(await request(`${server.url}${path}`, { headers: { cookie } }), name, 200);
         times.push(answer.ms);
-        if (i === 0) size = describe(name, parse(answer));
+        if (i === 0) size = describeAnswer(name, parse(answer));
       }
       const p50 = median(times);
       worst = Math.max(worst, p50);
@@ -124,7 +124,7 @@ async function run(kind: Kind): Promise<void> {
 }
 
 /** What an answer holds, in a few words (its row counts). */
-function describe(name: string, body: unknown): string {
+function describeAnswer(name: string, body: unknown): string {
   const b = body as Record<string, unknown>;
   if (Array.isArray(b.buckets)) {
     const totals = b.totals as { units: number };
@@ -134,7 +134,8 @@ function describe(name: string, body: unknown): string {
   if (name === "slow movers") return `${(b.totals as { products: number }).products} products`;
   if (Array.isArray(b.products)) return `${b.products.length} products`;
   if (Array.isArray(b.shows)) return `${b.shows.length} shows`;
-  if (Array.isArray(b.vendors)) return `${b.vendors.length} vendors, ${(b.vendors as Array<{ products: unknown[] }>).reduce((n, v) => n + v.products.length, 0)} products`;
+  if (Array.isArray(b.vendors))
+    return `${b.vendors.length} vendors, ${(b.vendors as Array<{ products: unknown[] }>).reduce((n, v) => n + v.products.length, 0)} products`;
   return "";
 }
 

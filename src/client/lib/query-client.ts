@@ -13,6 +13,10 @@ export const queryKeys = {
   users: ["users"] as const,
   /** Shows (streamer feature); live show_update events invalidate them. */
   shows: ["shows"] as const,
+  /** Reports (reports feature). */
+  reports: ["reports"] as const,
+  /** The "To reorder" list: live inventory and low_stock events invalidate it. */
+  reorder: ["reports", "reorder"] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;
 
 /** A 401 needs nothing here: apiFetch tells the app the session ended (lib/http.ts onSessionEnded). */

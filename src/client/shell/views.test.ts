@@ -10,10 +10,10 @@ describe("views per role", () => {
     expect(allowedViews("streamer", permissionsFor("manager"))).toEqual(["streamer"]);
   });
 
-  it("others see inventory with canManageProducts and users with canManageUsers; default inventory", () => {
-    expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual(["streamer", "inventory"]);
-    expect(allowedViews("manager", permissionsFor("manager"))).toEqual(["streamer", "inventory", "users"]);
-    expect(allowedViews("super_admin", permissionsFor("super_admin"))).toEqual(["streamer", "inventory", "users"]);
+  it("others see inventory with canManageProducts, reports with canViewAudit and users with canManageUsers; default inventory", () => {
+    expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual(["streamer", "inventory", "reports"]);
+    expect(allowedViews("manager", permissionsFor("manager"))).toEqual(["streamer", "inventory", "reports", "users"]);
+    expect(allowedViews("super_admin", permissionsFor("super_admin"))).toEqual(["streamer", "inventory", "reports", "users"]);
     expect(defaultView("manager", permissionsFor("manager"))).toBe("inventory");
     expect(defaultView("inventory", permissionsFor("inventory"))).toBe("inventory");
   });

@@ -1,19 +1,24 @@
 import type { Permissions, Role } from "../../contract/permissions";
 
-export const VIEWS = ["streamer", "inventory", "users"] as const;
+export const VIEWS = ["streamer", "inventory", "reports", "users"] as const;
 export type View = (typeof VIEWS)[number];
 
 export const VIEW_LABELS: Record<View, string> = {
   streamer: "Streamer View",
   inventory: "Full Inventory",
+  reports: "Reports",
   users: "Manage Users",
 };
 
-/** Streamers: only the streamer view. Others: streamer, inventory (canManageProducts), users (canManageUsers). */
+/**
+ * Streamers: only the streamer view. Others: streamer, inventory (canManageProducts), reports
+ * (canViewAudit: managers and super_admin, inventory users without money at cost), users (canManageUsers).
+ */
 export function allowedViews(role: Role, permissions: Permissions): View[] {
   if (role === "streamer") return ["streamer"];
   const views: View[] = ["streamer"];
   if (permissions.canManageProducts) views.push("inventory");
+  if (permissions.canViewAudit) views.push("reports");
   if (permissions.canManageUsers) views.push("users");
   return views;
 }
