@@ -198,6 +198,40 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
   });
 });
 
+describe("sales in a zone 5:45 ahead of UTC (Asia/Kathmandu): days start at 18:15 UTC", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ TIMEZONE: "Asia/Kathmandu" });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("a sale a second before local midnight and one at midnight fall on their own days", async () => {
+    const manager = (await signIn(t, "manager")).api;
+    const p = await manager.create({ price: 100 });
+    for (const at of ["2026-05-01T18:14:59Z", "2026-05-01T18:15:00Z", "2026-05-01T18:29:59Z"]) {
+      await t.database.db.insert(quantityAudit).values({
+        productId: p.id,
+        productName: p.product_name,
+        barcode: p.barcode,
+        quantityChange: -1,
+        quantityBefore: 2,
+        quantityAfter: 1,
+        transactionType: "adjustment",
+        notes: "Streamer adjustment",
+        userName: "someone",
+        timestamp: new Date(at),
+      });
+    }
+    const report = (await manager.get("/api/reports/sales?from=2026-05-01&to=2026-05-02")).json<SalesReport>();
+    expect(report.buckets.map((b) => [b.start, b.units])).toEqual([
+      ["2026-05-01", 1],
+      ["2026-05-02", 2],
+    ]);
+  });
+});
+
 describe("slow movers, top sellers, shows compared and reorder on hand-made cases", () => {
   let t: TestApp;
   let manager: Api;

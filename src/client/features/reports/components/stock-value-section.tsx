@@ -7,7 +7,7 @@ import { stockValueQuery } from "../api/get-stock-value";
 import { dayLabel, type ReportRange } from "../report-range";
 import { type Column, DataTable } from "./data-table";
 import { ChartOrTable, ReportCard } from "./report-card";
-import { TimeChart } from "./time-chart";
+import { type ChartSeries, TimeChart } from "./time-chart";
 
 /** Stock value over time: at price and (for managers) at cost, one point per day; units in the table. */
 export function StockValueSection({ range, dark, cost }: { range: ReportRange; dark: boolean; cost: boolean }) {
@@ -18,7 +18,7 @@ export function StockValueSection({ range, dark, cost }: { range: ReportRange; d
   const format = useMemo(() => (v: number) => money(Math.round(v)), [money]);
   const series = useMemo(() => {
     if (!days) return [];
-    const out = [{ label: "At price", values: days.map((d) => d.at_price), color: "#2563eb" }];
+    const out: ChartSeries[] = [{ label: "At price", values: days.map((d) => d.at_price), color: "#2563eb" }];
     if (cost) out.push({ label: "At cost", values: days.map((d) => d.at_cost), color: "#d97706" });
     return out;
   }, [days, cost]);
