@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, Suspense, useCallback, useState } from "react";
+import { type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import type { InventoryUpdate, LowStockEvent, ShowUpdate } from "../contract/events";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
@@ -65,6 +65,9 @@ function Shell() {
 
 /** The Edit Product dialog on a product of the store, by id (a report's row opens it). */
 function OpenProduct({ id, onClose }: { id: number; onClose: () => void }) {
+  const store = useProductStore();
+  // The catalogue, if no screen has loaded it yet (the dialog opens once the product is known).
+  useEffect(() => store.ensureList(), [store]);
   const product = useProduct(id);
   return product ? <EditProductDialog product={product} onClose={onClose} /> : null;
 }
