@@ -137,9 +137,9 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
         expect(res.statusCode).toBe(200);
         const report = res.json<SalesReport>();
         const want = expectedSales(rows, { from, to, by, tz: TZ });
-        const previous = expectedSales(rows, { from: "2026-02-23", to: "2026-03-02", by: "day", tz: TZ });
+        const previous = expectedSales(rows, { from: "2026-02-21", to: "2026-03-02", by: "day", tz: TZ });
         expect(report).toMatchObject({ timezone: TZ, from, to, by, totals: want.totals });
-        expect(report.previous).toEqual({ from: "2026-02-23", to: "2026-03-02", ...previous.totals });
+        expect(report.previous).toEqual({ from: "2026-02-21", to: "2026-03-02", ...previous.totals });
         for (const bucket of report.buckets) {
           const sources = Object.fromEntries(want.buckets.get(bucket.start) ?? new Map());
           expect(bucket.sources, bucket.start).toEqual(sources);
