@@ -16,6 +16,7 @@ export function StockValueSection({ range, dark, cost }: { range: ReportRange; d
   const [showTable, setShowTable] = useState(false);
   const days = query.data?.days;
   const format = useMemo(() => (v: number) => money(Math.round(v)), [money]);
+  const dayList = useMemo(() => days?.map((d) => d.day) ?? [], [days]);
   const series = useMemo(() => {
     if (!days) return [];
     const out: ChartSeries[] = [{ label: "At price", values: days.map((d) => d.at_price), color: "#2563eb" }];
