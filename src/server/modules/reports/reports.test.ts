@@ -152,7 +152,7 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
       }),
       { numRuns: 25 },
     );
-  });
+  }, 120_000);
 
   it("a day across the change: a sale at 23:30 EST on the 7th and one at 00:30 EDT on the 9th fall on their local days", async () => {
     await t.database.db.delete(quantityAudit);
