@@ -42,6 +42,9 @@ const dayStart = (day: string, tz: string) => sql`(${day}::date::timestamp at ti
 const dayEnd = (day: string, tz: string) => sql`((${day}::date + 1)::timestamp at time zone ${tz})`;
 
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+/** An instant as epoch milliseconds in SQL (raw statements answer timestamps as text), and back. */
+const epochMs = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
+const dateOf = (ms: unknown): Date | null => (ms === null || ms === undefined ? null : new Date(Number(ms)));
 
 export interface SalesRow {
   bucket: string;
@@ -135,7 +138,7 @@ export async function topSellers(db: Db, q: { from: string; to: string; tz: stri
 export async function slowMovers(db: Db, q: { since: Date; limit: number }) {
   const result = await db.execute(sql`
     with slow as (
-      select p.id, p.barcode, p.product_name, p.vendor, p.quantity_on_hand, ls.at as last_sale_at,
+      select p.id, p.barcode, p.product_name, p.vendor, p.quantity_on_hand, ${epochMs(sql`ls.at`)} as last_sale_at,
         p.quantity_on_hand::bigint * coalesce(p.price, 0) as value_at_price,
         p.quantity_on_hand::bigint * coalesce(p.cost, 0) as value_at_cost
       from products p
@@ -156,7 +159,7 @@ export async function slowMovers(db: Db, q: { since: Date; limit: number }) {
     product_name: string;
     vendor: string;
     quantity_on_hand: number;
-    last_sale_at: Date | null;
+    last_sale_at: number | null;
     value_at_price: unknown;
     value_at_cost: unknown;
     total_products: unknown;
@@ -168,7 +171,7 @@ export async function slowMovers(db: Db, q: { since: Date; limit: number }) {
   return {
     products: rows.map((r) => ({
       product: { productId: r.id, barcode: r.barcode, productName: r.product_name, vendor: r.vendor, quantityOnHand: r.quantity_on_hand },
-      lastSaleAt: r.last_sale_at,
+      lastSaleAt: dateOf(r.last_sale_at),
       valueAtPrice: num(r.value_at_price),
       valueAtCost: num(r.value_at_cost),
     })),
@@ -206,7 +209,7 @@ export async function reorderList(db: Db) {
 /** Shows started in [from, to], in start order, with the units and revenue of their sale taps. */
 export async function showsCompared(db: Db, q: { from: string; to: string; tz: string }) {
   const result = await db.execute(sql`
-    select s.id, s.name, s.started_by_name, s.started_at, s.ended_at,
+    select s.id, s.name, s.started_by_name, ${epochMs(sql`s.started_at`)} as started_at, ${epochMs(sql`s.ended_at`)} as ended_at,
       extract(epoch from coalesce(s.ended_at, now()) - s.started_at)::bigint as duration,
       coalesce(t.units, 0) as units, coalesce(t.revenue, 0) as revenue
     from shows s
@@ -220,8 +223,8 @@ export async function showsCompared(db: Db, q: { from: string; to: string; tz: s
     id: number;
     name: string;
     started_by_name: string;
-    started_at: Date;
-    ended_at: Date | null;
+    started_at: number;
+    ended_at: number | null;
     duration: unknown;
     units: unknown;
     revenue: unknown;
@@ -229,8 +232,8 @@ export async function showsCompared(db: Db, q: { from: string; to: string; tz: s
     id: r.id,
     name: r.name,
     startedByName: r.started_by_name,
-    startedAt: r.started_at,
-    endedAt: r.ended_at,
+    startedAt: dateOf(r.started_at) as Date,
+    endedAt: dateOf(r.ended_at),
     durationSeconds: Math.max(0, num(r.duration)),
     units: num(r.units),
     revenue: num(r.revenue),

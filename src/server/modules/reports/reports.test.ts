@@ -141,7 +141,7 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
         expect(report).toMatchObject({ timezone: TZ, from, to, by, totals: want.totals });
         expect(report.previous).toEqual({ from: "2026-02-21", to: "2026-03-02", ...previous.totals });
         for (const bucket of report.buckets) {
-          const sources = Object.fromEntries(want.buckets.get(bucket.start) ?? new Map());
+          const sources: Record<string, { units: number; revenue: number }> = Object.fromEntries(want.buckets.get(bucket.start) ?? new Map());
           expect(bucket.sources, bucket.start).toEqual(sources);
           expect(bucket.units).toBe(Object.values(sources).reduce((n, s) => n + s.units, 0));
           expect(bucket.revenue).toBe(Object.values(sources).reduce((n, s) => n + s.revenue, 0));
@@ -281,7 +281,9 @@ describe("slow movers, top sellers, shows compared and reorder on hand-made case
     expect((await manager.put(`/api/products/${disabled.id}/status`, { is_active: false })).statusCode).toBe(200);
 
     const names = (r: SlowMoversReport) => r.products.filter((p) => p.vendor === vendor).map((p) => p.product_name);
-    const r30 = (await manager.get("/api/reports/slow-movers?days=30")).json<SlowMoversReport>();
+    const res30 = await manager.get("/api/reports/slow-movers?days=30");
+    expect(res30.statusCode, res30.body).toBe(200);
+    const r30 = res30.json<SlowMoversReport>();
     expect(names(r30)).toEqual(["Sold 40 days ago", "Never sold", "Sold 75 days ago"]);
     const row40 = r30.products.find((p) => p.product_id === sold40.id);
     expect(row40).toMatchObject({ quantity_on_hand: 1, value_at_price: 5000, value_at_cost: 0 });
@@ -323,7 +325,9 @@ describe("slow movers, top sellers, shows compared and reorder on hand-made case
     await t.database.db.execute(sql`update shows set started_at = ended_at - interval '90 minutes' where id = ${show.id}`);
 
     const today = localDay(new Date(), "Europe/Berlin");
-    const shows = (await manager.get(`/api/reports/shows?from=${today}&to=${today}`)).json<ShowsReport>();
+    const showsRes = await manager.get(`/api/reports/shows?from=${today}&to=${today}`);
+    expect(showsRes.statusCode, showsRes.body).toBe(200);
+    const shows = showsRes.json<ShowsReport>();
     expect(shows.shows.find((s) => s.id === show.id)).toMatchObject({
       name: "Friday break",
       units: 3,
