@@ -26,7 +26,7 @@ type Kind = keyof typeof TARGET_MS;
  * 365 days / ROWS: 60% streamer sales, 10% show sales, 2% undos, the rest counts, imports and
  * additions that are no sales.
  */
-async function seed(database: Database): Promise<{ rows: number; sales: number }> {
+export async function seed(database: Database): Promise<{ rows: number; sales: number }> {
   const db = database.db;
   await db.execute(sql`
     insert into products (barcode, product_name, vendor, quantity_on_hand, price, cost, reorder_point, revision, created_at)
@@ -44,7 +44,7 @@ async function seed(database: Database): Promise<{ rows: number; sales: number }
       now() - interval '365 days' + (g::float8 / ${ROWS}) * interval '365 days',
       case when g % 100 between 60 and 69 then 1 + (g % ${SHOWS}) end, 100 + p % 4900
     from (
-      select g, 1 + (g * 7919) % ${PRODUCTS} as p,
+      select g, (1 + (g::bigint * 7919) % ${PRODUCTS})::int as p,
         case when g % 100 < 70 then -1 when g % 100 < 72 then 1 when g % 100 < 90 then 2 else 5 end as chg,
         case when g % 100 < 90 then 'adjustment' else 'import' end as kind,
         case when g % 100 < 70 then 'Streamer adjustment' when g % 100 < 72 then 'Undo'

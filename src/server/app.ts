@@ -16,7 +16,7 @@ import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-ru
 import { photosRoutes } from "./modules/photos/photos.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
 import { reportsRoutes } from "./modules/reports/reports.routes.js";
-import { StockValueJob } from "./modules/reports/stock-value-job.js";
+import { ReportsJob } from "./modules/reports/reports-job.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { showsRoutes } from "./modules/shows/shows.routes.js";
@@ -37,8 +37,8 @@ declare module "fastify" {
     sessions: Sessions;
     /** Writes committed imports (durable jobs) in short transactions, and resumes the ones cut off. */
     importRunner: ImportRunner;
-    /** Keeps the daily stock value (reports): fills missing days at start-up, then each day that ended. */
-    stockValueJob: StockValueJob;
+    /** The reports' daily work: stock value per day and the sales roll-ups, at start-up and hourly. */
+    reportsJob: ReportsJob;
   }
 }
 
@@ -102,10 +102,10 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   app.decorate("importRunner", importRunner);
   app.addHook("onReady", async () => importRunner.start());
   app.addHook("onClose", async () => importRunner.close());
-  const stockValueJob = new StockValueJob(database.bulk.db, config.TIMEZONE, app.log);
-  app.decorate("stockValueJob", stockValueJob);
-  app.addHook("onReady", async () => stockValueJob.start());
-  app.addHook("onClose", async () => stockValueJob.close());
+  const reportsJob = new ReportsJob(database.bulk.db, config.TIMEZONE, app.log);
+  app.decorate("reportsJob", reportsJob);
+  app.addHook("onReady", async () => reportsJob.start());
+  app.addHook("onClose", async () => reportsJob.close());
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);

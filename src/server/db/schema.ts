@@ -234,6 +234,41 @@ export const stockValueDaily = pgTable("stock_value_daily", {
   writtenAt: ts("written_at").notNull().defaultNow(),
 });
 
+/**
+ * Sales summed per day of TIMEZONE and source (migration 0013), for the days the reports' job
+ * has rolled up (report_rollups.through); later days are summed from the quantity audit itself.
+ */
+export const salesDaily = pgTable(
+  "sales_daily",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    source: text("source").notNull(),
+    units: bigint("units", { mode: "number" }).notNull(),
+    revenue: bigint("revenue", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.source] })],
+);
+
+/** Sales summed per month of TIMEZONE (its first day) and product, for the days rolled up (top sellers). */
+export const salesMonthly = pgTable(
+  "sales_monthly",
+  {
+    month: date("month", { mode: "string" }).notNull(),
+    productId: integer("product_id").notNull(),
+    units: bigint("units", { mode: "number" }).notNull(),
+    revenue: bigint("revenue", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.productId] })],
+);
+
+/** How far the sales roll-ups reach: every day up to `through` (in `timezone`) is in sales_daily and sales_monthly. */
+export const reportRollups = pgTable("report_rollups", {
+  name: text("name").primaryKey(),
+  timezone: text("timezone").notNull(),
+  through: date("through", { mode: "string" }),
+  rolledUpAt: ts("rolled_up_at").notNull().defaultNow(),
+});
+
 /** First answers of quantity changes, per user and Idempotency-Key, so retries never apply twice. */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",

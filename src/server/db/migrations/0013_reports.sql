@@ -1,3 +1,26 @@
+CREATE TABLE "report_rollups" (
+	"name" text PRIMARY KEY NOT NULL,
+	"timezone" text NOT NULL,
+	"through" date,
+	"rolled_up_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sales_daily" (
+	"day" date NOT NULL,
+	"source" text NOT NULL,
+	"units" bigint NOT NULL,
+	"revenue" bigint NOT NULL,
+	CONSTRAINT "sales_daily_day_source_pk" PRIMARY KEY("day","source")
+);
+--> statement-breakpoint
+CREATE TABLE "sales_monthly" (
+	"month" date NOT NULL,
+	"product_id" integer NOT NULL,
+	"units" bigint NOT NULL,
+	"revenue" bigint NOT NULL,
+	CONSTRAINT "sales_monthly_month_product_id_pk" PRIMARY KEY("month","product_id")
+);
+--> statement-breakpoint
 CREATE TABLE "stock_value_daily" (
 	"day" date PRIMARY KEY NOT NULL,
 	"timezone" text NOT NULL,
@@ -10,8 +33,8 @@ CREATE TABLE "stock_value_daily" (
 ALTER TABLE "products" ADD COLUMN "reorder_point" integer;--> statement-breakpoint
 ALTER TABLE "quantity_audit" ADD COLUMN "price" integer;--> statement-breakpoint
 CREATE INDEX "products_reorder_idx" ON "products" USING btree ("vendor","product_name") WHERE "products"."reorder_point" is not null and "products"."is_active";--> statement-breakpoint
--- Covering (INCLUDE, added by hand: drizzle-kit does not write it): the sales series is read from
--- this index alone.
+-- Covering (INCLUDE, added by hand: drizzle-kit does not write it): the sales of the days not
+-- rolled up yet are read from this index alone.
 CREATE INDEX "quantity_audit_sale_time_idx" ON "quantity_audit" USING btree ("timestamp") INCLUDE ("quantity_change", "price", "show_id", "notes", "product_id") WHERE "quantity_audit"."transaction_type" = 'adjustment' and ("quantity_audit"."show_id" is not null or "quantity_audit"."notes" in ('Streamer adjustment', 'Undo'));--> statement-breakpoint
 CREATE INDEX "quantity_audit_sale_product_idx" ON "quantity_audit" USING btree ("product_id","timestamp") WHERE "quantity_audit"."transaction_type" = 'adjustment' and ("quantity_audit"."show_id" is not null or "quantity_audit"."notes" in ('Streamer adjustment', 'Undo'));--> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_reorder_point_check" CHECK ("products"."reorder_point" >= 0);--> statement-breakpoint

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { ReportBucket } from "../../../contract/report-rules.js";
 import type { Db } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
+import { addDays, splitByMonths } from "./report-days.js";
 
 /**
  * Reports' SQL (docs/decisions/0011-reports-from-the-audit.md). Every "day" is a day in the
@@ -54,24 +55,30 @@ export interface SalesRow {
 }
 
 /**
- * Sales of [from, to] summed per bucket and source, and the totals of [prevFrom, from). The
- * audit rows are first summed per 15-minute slot in UTC, which is cheap (no time zone per row),
- * and only the slots are put into days: every UTC offset in use is a multiple of 15 minutes, so
- * a slot never spans two days of any zone.
+ * Sales of [from, to] summed per bucket and source, and the totals of [prevFrom, from). Days the
+ * job has rolled up come from sales_daily; later days from the audit, first summed per
+ * 15-minute slot in UTC (cheap: no time zone per row) and only the slots put into days: every
+ * UTC offset in use is a multiple of 15 minutes, so a slot never spans two days of any zone.
  */
 export async function salesByBucket(
   db: Db,
   q: { from: string; to: string; prevFrom: string; by: ReportBucket; tz: string },
 ): Promise<{ rows: SalesRow[]; previous: { units: number; revenue: number } }> {
   const unit = sql.raw(`'${q.by}'`);
+  const through = await salesRolledUpThrough(db, q.tz);
+  // The first day read from the audit: the day after the roll-up (or the range's first).
+  const rawFrom = through !== null && through >= q.prevFrom ? addDays(through, 1) : q.prevFrom;
   const result = await db.execute(sql`
     with slots as (
       select date_bin('15 minutes', s.at, timestamptz '2000-01-01 00:00:00+00') as slot, s.source,
         sum(s.units) as units, sum(s.revenue) as revenue
-      from (${sales(dayStart(q.prevFrom, q.tz), dayEnd(q.to, q.tz))}) s
+      from (${sales(dayStart(rawFrom, q.tz), dayEnd(q.to, q.tz))}) s
       group by 1, 2
     ), days as (
       select (slot at time zone ${q.tz})::date as day, source, units, revenue from slots
+      union all
+      select day, source, units, revenue from sales_daily
+      where day >= ${q.prevFrom}::date and day <= ${q.to}::date and day < ${rawFrom}::date
     )
     select case when day < ${q.from}::date then null else date_trunc(${unit}, day::timestamp)::date::text end as bucket,
       source, sum(units) as units, sum(revenue) as revenue
@@ -85,6 +92,54 @@ export async function salesByBucket(
     } else rows.push({ bucket: r.bucket, source: r.source, units: num(r.units), revenue: num(r.revenue) });
   }
   return { rows, previous };
+}
+
+/** The last day rolled up into sales_daily and sales_monthly in `tz`, or null (none, or counted in another zone). */
+export async function salesRolledUpThrough(db: Db, tz: string): Promise<string | null> {
+  const result = await db.execute(sql`select through::text as through from report_rollups where name = 'sales' and timezone = ${tz}`);
+  return rowsOf<{ through: string | null }>(result)[0]?.through ?? null;
+}
+
+/**
+ * Adds the sales of the days after the last one rolled up, through `through`, to sales_daily and
+ * sales_monthly, and moves the mark (everything again when `rebuild`, or when the roll-up was
+ * counted in another time zone). Answers the days added. Run it under withFillLock.
+ */
+export async function rollUpSales(db: Db, q: { through: string; tz: string; rebuild?: boolean }): Promise<number> {
+  const [mark] = rowsOf<{ timezone: string; through: string | null }>(
+    await db.execute(sql`select timezone, through::text as through from report_rollups where name = 'sales' for update`),
+  );
+  const after = mark && mark.timezone === q.tz && !q.rebuild ? mark.through : null;
+  if (after === null) {
+    await db.execute(sql`delete from sales_daily`);
+    await db.execute(sql`delete from sales_monthly`);
+  }
+  if (after !== null && after >= q.through) return 0;
+  const start = after === null ? sql`'-infinity'::timestamptz` : dayEnd(after, q.tz);
+  const end = dayEnd(q.through, q.tz);
+  await db.execute(sql`
+    insert into sales_daily (day, source, units, revenue)
+    select (slot at time zone ${q.tz})::date, source, sum(units), sum(revenue) from (
+      select date_bin('15 minutes', s.at, timestamptz '2000-01-01 00:00:00+00') as slot, s.source,
+        sum(s.units) as units, sum(s.revenue) as revenue
+      from (${sales(start, end)}) s group by 1, 2
+    ) slots group by 1, 2
+    on conflict (day, source) do update
+      set units = sales_daily.units + excluded.units, revenue = sales_daily.revenue + excluded.revenue`);
+  await db.execute(sql`
+    insert into sales_monthly (month, product_id, units, revenue)
+    select date_trunc('month', s.at at time zone ${q.tz})::date, s.product_id, sum(s.units), sum(s.revenue)
+    from (${sales(start, end)}) s where s.product_id is not null group by 1, 2
+    on conflict (month, product_id) do update
+      set units = sales_monthly.units + excluded.units, revenue = sales_monthly.revenue + excluded.revenue`);
+  await db.execute(sql`
+    insert into report_rollups (name, timezone, through) values ('sales', ${q.tz}, ${q.through}::date)
+    on conflict (name) do update set timezone = excluded.timezone, through = excluded.through, rolled_up_at = now()`);
+  if (after === null) {
+    const [first] = rowsOf<{ days: unknown }>(await db.execute(sql`select count(distinct day) as days from sales_daily`));
+    return num(first?.days);
+  }
+  return Math.round((Date.parse(`${q.through}T00:00:00Z`) - Date.parse(`${after}T00:00:00Z`)) / 86_400_000);
 }
 
 /** The first day of each bucket that [from, to] touches, in order. */
@@ -105,14 +160,26 @@ export interface ProductFigures {
   quantityOnHand: number;
 }
 
-/** The products that sold most units in [from, to], with their revenue. */
+/**
+ * The products that sold most units in [from, to], with their revenue: whole months rolled up
+ * from sales_monthly, the days around them from the audit.
+ */
 export async function topSellers(db: Db, q: { from: string; to: string; tz: string; limit: number }) {
+  const split = splitByMonths(q.from, q.to, await salesRolledUpThrough(db, q.tz));
+  const parts: SQL[] = split.days.map(
+    ([a, b]) => sql`select s.product_id, s.units, s.revenue from (${sales(dayStart(a, q.tz), dayEnd(b, q.tz))}) s`,
+  );
+  if (split.months) {
+    parts.push(
+      sql`select product_id, units, revenue from sales_monthly where month between ${split.months[0]}::date and ${split.months[1]}::date`,
+    );
+  }
   const result = await db.execute(sql`
     select p.id, p.barcode, p.product_name, p.vendor, p.quantity_on_hand, t.units, t.revenue
     from (
-      select s.product_id, sum(s.units) as units, sum(s.revenue) as revenue
-      from (${sales(dayStart(q.from, q.tz), dayEnd(q.to, q.tz))}) s
-      where s.product_id is not null group by 1
+      select u.product_id, sum(u.units) as units, sum(u.revenue) as revenue
+      from (${sql.join(parts, sql` union all `)}) u
+      where u.product_id is not null group by 1
     ) t join products p on p.id = t.product_id
     where t.units > 0
     order by t.units desc, t.revenue desc, p.id limit ${q.limit}`);
@@ -269,6 +336,15 @@ export async function stockNow(db: Db): Promise<Omit<StockValueRow, "day">> {
     from products`);
   const [r] = rowsOf<{ units: unknown; at_price: unknown; at_cost: unknown }>(result);
   return { units: num(r?.units), atPrice: num(r?.at_price), atCost: num(r?.at_cost) };
+}
+
+/** Yesterday in `tz`, and the last day that ended at least `settleMinutes` ago. */
+export async function lastClosedDay(db: Db, tz: string, settleMinutes: number): Promise<{ yesterday: string; settled: string }> {
+  const result = await db.execute(sql`
+    select ((now() at time zone ${tz})::date - 1)::text as yesterday,
+      (((now() - make_interval(mins => ${settleMinutes})) at time zone ${tz})::date - 1)::text as settled`);
+  const [r] = rowsOf<{ yesterday: string; settled: string }>(result);
+  return { yesterday: r?.yesterday as string, settled: r?.settled as string };
 }
 
 /** Today's date in `tz`. */

@@ -18,7 +18,7 @@ import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { caller } from "../products/products.test-support.js";
 import { TestSocket } from "../realtime/socket-client.test-support.js";
-import { type AuditRow, addDays, expectedSales, localDay, replayStockValue } from "./reports.test-support.js";
+import { type AuditRow, addDays, expectedSales, localDay, replayStockValue, soldUnits } from "./reports.test-support.js";
 
 type Api = ReturnType<typeof caller>;
 
@@ -78,7 +78,9 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
     "2026-03-10T04:00:00Z",
     "2026-03-02T05:00:00Z",
   ];
-  const START = Date.parse("2026-02-20T00:00:00Z");
+  const START = Date.parse("2026-01-28T00:00:00Z");
+  // How far the roll-ups reach: nothing, into February, mid-March, all of March, later.
+  const THROUGH = ["2000-01-01", "2026-02-27", "2026-02-28", "2026-03-05", "2026-03-31", "2026-04-30"];
   const END = Date.parse("2026-03-14T00:00:00Z");
   const KINDS = [
     { type: "adjustment", notes: "Streamer adjustment", show: false, sign: -1 },
@@ -106,50 +108,74 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
 
   it("per day, week and month, with sources and the previous range's totals", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(change, { maxLength: 40 }), fc.constantFrom("day", "week", "month"), async (changes, by) => {
-        await t.database.db.delete(quantityAudit);
-        if (changes.length > 0) {
-          await t.database.db.insert(quantityAudit).values(
-            changes.map((c) => {
-              const kind = KINDS[c.kind] as (typeof KINDS)[number];
-              const p = catalogue[c.product] as Product;
-              return {
-                productId: p.id,
-                productName: p.product_name,
-                barcode: p.barcode,
-                quantityChange: kind.sign * c.amount,
-                quantityBefore: 10,
-                quantityAfter: 10 + kind.sign * c.amount,
-                transactionType: kind.type,
-                notes: kind.notes,
-                userName: "someone",
-                timestamp: c.at,
-                showId: kind.show ? showId : null,
-                ...(c.price === undefined ? {} : { price: c.price }),
-              };
-            }),
-          );
-        }
-        const rows = await auditRows(t);
-        const from = "2026-03-03";
-        const to = "2026-03-12";
-        const res = await manager.get(`/api/reports/sales?from=${from}&to=${to}&by=${by}`);
-        expect(res.statusCode).toBe(200);
-        const report = res.json<SalesReport>();
-        const want = expectedSales(rows, { from, to, by, tz: TZ });
-        const previous = expectedSales(rows, { from: "2026-02-21", to: "2026-03-02", by: "day", tz: TZ });
-        expect(report).toMatchObject({ timezone: TZ, from, to, by, totals: want.totals });
-        expect(report.previous).toEqual({ from: "2026-02-21", to: "2026-03-02", ...previous.totals });
-        for (const bucket of report.buckets) {
-          const sources: Record<string, { units: number; revenue: number }> = Object.fromEntries(want.buckets.get(bucket.start) ?? new Map());
-          expect(bucket.sources, bucket.start).toEqual(sources);
-          expect(bucket.units).toBe(Object.values(sources).reduce((n, s) => n + s.units, 0));
-          expect(bucket.revenue).toBe(Object.values(sources).reduce((n, s) => n + s.revenue, 0));
-        }
-        // Every bucket of the range is there, in order, and none outside it.
-        expect([...want.buckets.keys()].every((k) => report.buckets.some((b) => b.start === k))).toBe(true);
-        expect(report.buckets.map((b) => b.start)).toEqual([...report.buckets.map((b) => b.start)].sort());
-      }),
+      fc.asyncProperty(
+        fc.array(change, { maxLength: 40 }),
+        fc.constantFrom("day", "week", "month"),
+        fc.constantFrom(...THROUGH),
+        async (changes, by, through) => {
+          await t.database.db.delete(quantityAudit);
+          if (changes.length > 0) {
+            await t.database.db.insert(quantityAudit).values(
+              changes.map((c) => {
+                const kind = KINDS[c.kind] as (typeof KINDS)[number];
+                const p = catalogue[c.product] as Product;
+                return {
+                  productId: p.id,
+                  productName: p.product_name,
+                  barcode: p.barcode,
+                  quantityChange: kind.sign * c.amount,
+                  quantityBefore: 10,
+                  quantityAfter: 10 + kind.sign * c.amount,
+                  transactionType: kind.type,
+                  notes: kind.notes,
+                  userName: "someone",
+                  timestamp: c.at,
+                  showId: kind.show ? showId : null,
+                  ...(c.price === undefined ? {} : { price: c.price }),
+                };
+              }),
+            );
+          }
+          // Days up to `through` are summed from the roll-ups, later ones from the audit itself.
+          await t.app.reportsJob.runOnce({ rebuildSales: true, salesThrough: through });
+          const rows = await auditRows(t);
+          const from = "2026-03-03";
+          const to = "2026-03-12";
+          const res = await manager.get(`/api/reports/sales?from=${from}&to=${to}&by=${by}`);
+          expect(res.statusCode).toBe(200);
+          const report = res.json<SalesReport>();
+          const want = expectedSales(rows, { from, to, by, tz: TZ });
+          const previous = expectedSales(rows, { from: "2026-02-21", to: "2026-03-02", by: "day", tz: TZ });
+          expect(report).toMatchObject({ timezone: TZ, from, to, by, totals: want.totals });
+          expect(report.previous).toEqual({ from: "2026-02-21", to: "2026-03-02", ...previous.totals });
+          for (const bucket of report.buckets) {
+            const sources: Record<string, { units: number; revenue: number }> = Object.fromEntries(
+              want.buckets.get(bucket.start) ?? new Map(),
+            );
+            expect(bucket.sources, bucket.start).toEqual(sources);
+            expect(bucket.units).toBe(Object.values(sources).reduce((n, s) => n + s.units, 0));
+            expect(bucket.revenue).toBe(Object.values(sources).reduce((n, s) => n + s.revenue, 0));
+          }
+          // Every bucket of the range is there, in order, and none outside it.
+          expect([...want.buckets.keys()].every((k) => report.buckets.some((b) => b.start === k))).toBe(true);
+          expect(report.buckets.map((b) => b.start)).toEqual([...report.buckets.map((b) => b.start)].sort());
+
+          // Top sellers of February and March: whole months from the monthly roll-up when they are rolled up.
+          const top = (await manager.get("/api/reports/top-sellers?from=2026-02-01&to=2026-03-31&limit=10")).json<TopSellersReport>();
+          const perProduct = new Map<number, { units: number; revenue: number }>();
+          for (const row of rows) {
+            const units = soldUnits(row);
+            const day = localDay(row.timestamp, TZ);
+            if (units === 0 || day < "2026-02-01" || day > "2026-03-31" || row.productId === null) continue;
+            const sum = perProduct.get(row.productId) ?? { units: 0, revenue: 0 };
+            sum.units += units;
+            sum.revenue += units * (row.price ?? 0);
+            perProduct.set(row.productId, sum);
+          }
+          const wantTop = [...perProduct.entries()].filter(([, v]) => v.units > 0).map(([id, v]) => [id, v.units, v.revenue]);
+          expect(top.products.map((p) => [p.product_id, p.units, p.revenue]).sort()).toEqual(wantTop.sort());
+        },
+      ),
       { numRuns: 25 },
     );
   }, 120_000);
@@ -171,6 +197,7 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
         timestamp: new Date(at),
       });
     }
+    await t.app.reportsJob.runOnce({ rebuildSales: true });
     const report = (await manager.get("/api/reports/sales?from=2026-03-07&to=2026-03-09")).json<SalesReport>();
     expect(report.buckets.map((b) => [b.start, b.units, b.revenue])).toEqual([
       ["2026-03-07", 1, 1250],
@@ -224,7 +251,12 @@ describe("sales in a zone 5:45 ahead of UTC (Asia/Kathmandu): days start at 18:1
         timestamp: new Date(at),
       });
     }
+    // Once from the audit (nothing rolled up), once from the roll-up: the same days.
+    await t.app.reportsJob.runOnce({ rebuildSales: true, salesThrough: "2000-01-01" });
+    const fromAudit = (await manager.get("/api/reports/sales?from=2026-05-01&to=2026-05-02")).json<SalesReport>();
+    await t.app.reportsJob.runOnce({ rebuildSales: true });
     const report = (await manager.get("/api/reports/sales?from=2026-05-01&to=2026-05-02")).json<SalesReport>();
+    expect(fromAudit.buckets).toEqual(report.buckets);
     expect(report.buckets.map((b) => [b.start, b.units])).toEqual([
       ["2026-05-01", 1],
       ["2026-05-02", 2],
@@ -325,7 +357,8 @@ describe("slow movers, top sellers, shows compared and reorder on hand-made case
     await t.database.db.execute(sql`update shows set started_at = ended_at - interval '90 minutes' where id = ${show.id}`);
 
     const today = localDay(new Date(), "Europe/Berlin");
-    const showsRes = await manager.get(`/api/reports/shows?from=${today}&to=${today}`);
+    // From yesterday: the show was moved to start 90 minutes before it ended, maybe before midnight.
+    const showsRes = await manager.get(`/api/reports/shows?from=${addDays(today, -1)}&to=${today}`);
     expect(showsRes.statusCode, showsRes.body).toBe(200);
     const shows = showsRes.json<ShowsReport>();
     expect(shows.shows.find((s) => s.id === show.id)).toMatchObject({
@@ -499,7 +532,7 @@ describe("stock value: days filled in at start-up equal a replay of the audit (E
     }
     await t.database.db.delete(stockValueDaily);
 
-    const written = await t.app.stockValueJob.runOnce();
+    const written = (await t.app.reportsJob.runOnce()).stockDays;
     const today = localDay(new Date(), TZ);
     const yesterday = addDays(today, -1);
     const prices = new Map((await t.database.db.select().from(products)).map((p) => [p.id, { price: p.price, cost: p.cost }]));
@@ -513,9 +546,9 @@ describe("stock value: days filled in at start-up equal a replay of the audit (E
 
     // A missing day is filled in again, equal to the replay; the others are left as they were.
     await t.database.db.delete(stockValueDaily).where(eq(stockValueDaily.day, "2026-03-29"));
-    expect(await t.app.stockValueJob.runOnce()).toBe(1);
+    expect((await t.app.reportsJob.runOnce()).stockDays).toBe(1);
     expect((await manager.api.get(`/api/reports/stock-value?from=2026-03-20&to=${yesterday}`)).json<StockValueReport>().days).toEqual(want);
-    expect(await t.app.stockValueJob.runOnce()).toBe(0);
+    expect((await t.app.reportsJob.runOnce()).stockDays).toBe(0);
 
     const forInventory = (await inventory.api.get(`/api/reports/stock-value?from=2026-03-26&to=2026-03-30`)).json<StockValueReport>();
     expect(forInventory.days.map((d) => d.at_cost)).toEqual([null, null, null, null, null]);
@@ -525,7 +558,7 @@ describe("stock value: days filled in at start-up equal a replay of the audit (E
   it("days counted in another time zone are counted again in this one", async () => {
     await t.database.db.update(stockValueDaily).set({ timezone: "UTC" });
     const before = await t.database.db.select().from(stockValueDaily);
-    expect(await t.app.stockValueJob.runOnce()).toBe(before.length);
+    expect((await t.app.reportsJob.runOnce()).stockDays).toBe(before.length);
     expect((await t.database.db.select().from(stockValueDaily)).every((r) => r.timezone === TZ)).toBe(true);
   });
 });
