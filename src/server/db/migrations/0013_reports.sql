@@ -36,6 +36,8 @@ CREATE INDEX "products_reorder_idx" ON "products" USING btree ("vendor","product
 -- Covering (INCLUDE, added by hand: drizzle-kit does not write it): the sales of the days not
 -- rolled up yet are read from this index alone.
 CREATE INDEX "quantity_audit_sale_time_idx" ON "quantity_audit" USING btree ("timestamp") INCLUDE ("quantity_change", "price", "show_id", "notes", "product_id") WHERE "quantity_audit"."transaction_type" = 'adjustment' and ("quantity_audit"."show_id" is not null or "quantity_audit"."notes" in ('Streamer adjustment', 'Undo'));--> statement-breakpoint
+-- Covering too (by hand): a show's sales are summed from this index alone.
+CREATE INDEX "quantity_audit_show_sale_idx" ON "quantity_audit" USING btree ("show_id") INCLUDE ("quantity_change", "price", "notes") WHERE "quantity_audit"."show_id" is not null and "quantity_audit"."transaction_type" = 'adjustment';--> statement-breakpoint
 CREATE INDEX "quantity_audit_sale_product_idx" ON "quantity_audit" USING btree ("product_id","timestamp") WHERE "quantity_audit"."transaction_type" = 'adjustment' and ("quantity_audit"."show_id" is not null or "quantity_audit"."notes" in ('Streamer adjustment', 'Undo'));--> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_reorder_point_check" CHECK ("products"."reorder_point" >= 0);--> statement-breakpoint
 -- Added by hand (drizzle-kit writes no functions, triggers or fills).
