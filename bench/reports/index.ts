@@ -23,9 +23,9 @@ const TARGET_MS = { postgres: 300, pglite: 1000 } as const;
 type Kind = keyof typeof TARGET_MS;
 
 /**
- * The year: products with prices, costs and reorder points; shows; audit rows one every
- * 365 days / ROWS: 60% streamer sales, 10% show sales, 2% undos, the rest counts, imports and
- * additions that are no sales.
+ * The year: products with prices, costs and reorder points; a two-hour show every third day;
+ * audit rows one every 365 days / ROWS: 70% streamer sales (those made during a show belong to
+ * it), 2% undos, the rest counts, imports and additions that are no sales.
  */
 export async function seed(database: Database): Promise<{ rows: number; sales: number }> {
   const db = database.db;
@@ -34,18 +34,21 @@ export async function seed(database: Database): Promise<{ rows: number; sales: n
     select 'BENCH' || lpad(g::text, 8, '0'), 'Bench card ' || g, 'Vendor ' || (g % 40), g % 30, 100 + g % 4900, 50 + g % 2000,
       case when g % 7 = 0 then 5 end, take_revision(), now() - interval '400 days'
     from generate_series(1, ${PRODUCTS}) g`);
+  // A two-hour show every third day; the taps made during one belong to it (streams are contiguous).
   await db.execute(sql`
     insert into shows (name, started_by_name, started_at, ended_at, ended_by_name)
-    select 'Show ' || g, 'bench', now() - (g * interval '3 days') - interval '2 hours', now() - (g * interval '3 days'), 'bench'
+    select 'Show ' || g, 'bench', now() - (g * 3 + 1.0 / 12) * interval '1 day', now() - g * 3 * interval '1 day', 'bench'
     from generate_series(1, ${SHOWS}) g`);
   await db.execute(sql`
     insert into quantity_audit (product_id, product_name, barcode, quantity_change, quantity_before, quantity_after,
       transaction_type, notes, user_name, timestamp, show_id, price)
     select p, 'Bench card ' || p, 'BENCH' || lpad(p::text, 8, '0'), chg, 10, 10 + chg, kind, notes, 'bench',
-      now() - interval '365 days' + (g::float8 / ${ROWS}) * interval '365 days',
-      case when g % 100 between 60 and 69 then 1 + (g % ${SHOWS}) end, 100 + p % 4900
+      now() - ago * interval '1 day',
+      case when kind = 'adjustment' and chg < 0 and floor(ago / 3) between 1 and ${SHOWS} and ago - 3 * floor(ago / 3) < 1.0 / 12
+        then (select id from shows where name = 'Show ' || floor(ago / 3)::int) end,
+      100 + p % 4900
     from (
-      select g, (1 + (g::bigint * 7919) % ${PRODUCTS})::int as p,
+      select g, 365.0 * (1 - g::float8 / ${ROWS}) as ago, (1 + (g::bigint * 7919) % ${PRODUCTS})::int as p,
         case when g % 100 < 70 then -1 when g % 100 < 72 then 1 when g % 100 < 90 then 2 else 5 end as chg,
         case when g % 100 < 90 then 'adjustment' else 'import' end as kind,
         case when g % 100 < 70 then 'Streamer adjustment' when g % 100 < 72 then 'Undo'
