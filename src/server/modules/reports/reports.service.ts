@@ -150,7 +150,7 @@ export async function showsReport(ctx: ServiceContext, q: { from: string; to: st
   };
 }
 
-/** Stored days of the range (written by the daily job, StockValueJob), and today's stock as its last row when today is in it. */
+/** Stored days of the range (written by the reports job, ReportsJob), and today's stock as its last row when today is in it. */
 export async function stockValueReport(ctx: ServiceContext, q: { from: string; to: string }): Promise<StockValueReport> {
   const { cost } = readReports(ctx);
   const tz = ctx.config.TIMEZONE;
