@@ -98,10 +98,6 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
       // session (its 401 signs out through apiFetch) and reconnect, which socket.io will not do by itself.
       if (reason === "io server disconnect" && !disposed) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.me });
-        socket.on("low_stock", (event) => {
-          handlers.current.onLowStock?.(event);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.reorder });
-        });
         socket.connect();
       }
     });
@@ -112,6 +108,10 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
       handlers.current.onInventoryUpdate?.(update);
       // Refetches only an audit trail and a "To reorder" list on screen.
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.reorder });
+    });
+    socket.on("low_stock", (event) => {
+      handlers.current.onLowStock?.(event);
       void queryClient.invalidateQueries({ queryKey: queryKeys.reorder });
     });
     socket.on("show_update", (update) => {
