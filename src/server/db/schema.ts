@@ -214,9 +214,7 @@ export const quantityAudit = pgTable(
       .on(t.timestamp)
       .where(sql`${t.transactionType} = 'adjustment' and (${t.showId} is not null or ${t.notes} in ('Streamer adjustment', 'Undo'))`),
     // Shows compared: a show's sale taps (INCLUDE added by hand in the migration).
-    index("quantity_audit_show_sale_idx")
-      .on(t.showId)
-      .where(sql`${t.showId} is not null and ${t.transactionType} = 'adjustment'`),
+    index("quantity_audit_show_sale_idx").on(t.showId).where(sql`${t.showId} is not null and ${t.transactionType} = 'adjustment'`),
     index("quantity_audit_sale_product_idx")
       .on(t.productId, t.timestamp)
       .where(sql`${t.transactionType} = 'adjustment' and (${t.showId} is not null or ${t.notes} in ('Streamer adjustment', 'Undo'))`),

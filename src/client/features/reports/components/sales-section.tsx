@@ -9,7 +9,10 @@ import { type Column, DataTable } from "./data-table";
 import { ChartOrTable, Choice, ReportCard } from "./report-card";
 import { type ChartSeries, TimeChart } from "./time-chart";
 
-const SOURCE_COLORS = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#db2777", "#0891b2"];
+/** Each source keeps its colour whatever the others sold: shows blue, streamer taps green, order channels after. */
+const ORDER_COLORS = ["#d97706", "#9333ea", "#db2777", "#0891b2"];
+const sourceColor = (source: string, index: number) =>
+  source === "show" ? "#2563eb" : source === "stream" ? "#16a34a" : (ORDER_COLORS[index % ORDER_COLORS.length] as string);
 export const sourceLabel = (source: string) =>
   source === "show" ? "Shows" : source === "stream" ? "Streamer taps" : source.startsWith("order:") ? `Orders: ${source.slice(6)}` : source;
 
@@ -35,7 +38,7 @@ export function SalesSection({ range, dark }: { range: ReportRange; dark: boolea
       ...report.sources.map((s, i) => ({
         label: sourceLabel(s),
         values: report.buckets.map((b) => b.sources[s]?.[metric] ?? 0),
-        color: SOURCE_COLORS[i % SOURCE_COLORS.length] as string,
+        color: sourceColor(s, i),
       })),
     ];
     return { days: report.buckets.map((b) => b.start), series };

@@ -45,7 +45,8 @@ export function TimeChart({ days, series, format, dark, height = 180, label }: T
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
         legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        // One day alone gets a day either side (uPlot would otherwise stretch it over years).
+        scales: { x: { time: true, range: days.length === 1 ? (_u, min, max) => [min - 86_400, max + 86_400] : undefined } },
         axes: [axis, { ...axis, size: 70, values: (_u, ticks) => ticks.map((t) => format(t)) }],
         series: [
           {},
