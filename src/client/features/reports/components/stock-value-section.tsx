@@ -81,7 +81,7 @@ export function StockValueSection({ range, dark, cost }: { range: ReportRange; d
             onToggle={setShowTable}
             chart={
               <TimeChart
-                days={days.map((d) => d.day)}
+                days={dayList}
                 series={series}
                 format={format}
                 dark={dark}
