@@ -4,6 +4,7 @@ import { dropOtherZones, fillStockValueDays, lastClosedDay, rollUpSales, withFil
 
 /** How often the job looks for a day that ended without its rows. */
 const EVERY_MS = 60 * 60 * 1000;
+const FIRST_RUN_AFTER_MS = 2_000;
 /** A day is rolled up once it ended this long ago: a change committed later than that with an older time is not expected. */
 const SETTLE_MINUTES = 60;
 
@@ -15,6 +16,7 @@ const SETTLE_MINUTES = 60;
  */
 export class ReportsJob {
   private timer: NodeJS.Timeout | undefined;
+  private first: NodeJS.Timeout | undefined;
   private running: Promise<{ stockDays: number; salesDays: number }> | undefined;
 
   constructor(
@@ -23,8 +25,10 @@ export class ReportsJob {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  start(): void {
-    void this.runOnce();
+  /** The first run waits a moment after start-up, so the catalogue and the first requests go first. */
+  start(firstRunAfterMs = FIRST_RUN_AFTER_MS): void {
+    this.first = setTimeout(() => void this.runOnce(), firstRunAfterMs);
+    this.first.unref();
     this.timer = setInterval(() => void this.runOnce(), EVERY_MS);
     this.timer.unref();
   }
@@ -61,6 +65,7 @@ export class ReportsJob {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.first);
     clearInterval(this.timer);
     await this.running;
   }
