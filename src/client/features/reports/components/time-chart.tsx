@@ -45,9 +45,8 @@ export function TimeChart({ days, series, format, dark, height = 180, label }: T
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
         legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
-        // One day alone gets a day either side (uPlot would otherwise stretch it over years).
-        scales: { x: { time: true, range: days.length === 1 ? (_u, min, max) => [min - 86_400, max + 86_400] : undefined } },
-        axes: [axis, { ...axis, size: 70, values: (_u, ticks) => ticks.map((t) => format(t)) }],
+        scales: { x: { time: true } },
+        axes: [axis, { ...axis, size: 88, values: (_u, ticks) => ticks.map((t) => format(t)) }],
         series: [
           {},
           ...series.map((s) => ({
@@ -61,7 +60,13 @@ export function TimeChart({ days, series, format, dark, height = 180, label }: T
           })),
         ],
       },
-      [days.map(seconds), ...series.map((s) => s.values)],
+      // One day alone gets an empty day either side (uPlot would otherwise stretch it over years).
+      days.length === 1
+        ? [
+            [seconds(days[0] as string) - 86_400, seconds(days[0] as string), seconds(days[0] as string) + 86_400],
+            ...series.map((s) => [null, s.values[0] ?? null, null]),
+          ]
+        : [days.map(seconds), ...series.map((s) => s.values)],
       el,
     );
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 200), height }));
