@@ -1,6 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, Suspense, useCallback, useState } from "react";
-import type { InventoryUpdate, ShowUpdate } from "../contract/events";
+import { type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
+import type { InventoryUpdate, LowStockEvent, ShowUpdate } from "../contract/events";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
 import { IntegrationsView } from "./features/integrations";
@@ -8,7 +8,8 @@ import { InventoryView } from "./features/inventory";
 import { LiveFeedProvider, notify, Toasters, useLiveFeed } from "./features/notifications";
 import { OrdersView } from "./features/orders";
 import { LiveProvider } from "./features/presence";
-import { ProductStoreProvider, useProductStore } from "./features/products";
+import { EditProductDialog, ProductStoreProvider, useProduct, useProductStore } from "./features/products";
+import { ReportsView } from "./features/reports";
 import { StreamerView } from "./features/streamer";
 import { ThemeProvider, useTheme } from "./features/theme";
 import { UsersView } from "./features/users";
@@ -45,6 +46,8 @@ function Shell() {
     setView(next);
     window.scrollTo({ top: 0 });
   };
+  // A product a report names, opened in the Edit Product dialog.
+  const [openProductId, setOpenProductId] = useState<number | null>(null);
 
   return (
     <div className="min-h-dvh bg-gray-100 dark:bg-gray-950">
@@ -53,13 +56,24 @@ function Shell() {
         <Suspense fallback={<ViewLoading />}>
           {current === "streamer" ? <StreamerView /> : null}
           {current === "inventory" ? <InventoryView /> : null}
+          {current === "reports" ? <ReportsView onOpenProduct={setOpenProductId} /> : null}
           {current === "users" ? <UsersView /> : null}
           {current === "orders" ? <OrdersView /> : null}
           {current === "integrations" ? <IntegrationsView /> : null}
+          {openProductId !== null ? <OpenProduct id={openProductId} onClose={() => setOpenProductId(null)} /> : null}
         </Suspense>
       </main>
     </div>
   );
+}
+
+/** The Edit Product dialog on a product of the store, by id (a report's row opens it). */
+function OpenProduct({ id, onClose }: { id: number; onClose: () => void }) {
+  const store = useProductStore();
+  // The catalogue, if no screen has loaded it yet (the dialog opens once the product is known).
+  useEffect(() => store.ensureList(), [store]);
+  const product = useProduct(id);
+  return product ? <EditProductDialog product={product} onClose={onClose} /> : null;
 }
 
 /** The live connection feeds the product store: events by revision, a catch-up whenever it (re)connects. */
@@ -83,8 +97,13 @@ function LiveProducts({ children }: { children: ReactNode }) {
     },
     [user?.id],
   );
+  // Managers hear when a product reaches its reorder point (the server sends it only to them).
+  const onLowStock = useCallback((event: LowStockEvent) => {
+    const p = event.product;
+    notify.warning(`Low stock: ${p.product_name} is at ${p.quantity_on_hand} (reorder point ${p.reorder_point ?? 0})`);
+  }, []);
   return (
-    <LiveProvider onInventoryUpdate={onInventoryUpdate} onConnected={store.resync} onShowUpdate={onShowUpdate}>
+    <LiveProvider onInventoryUpdate={onInventoryUpdate} onConnected={store.resync} onShowUpdate={onShowUpdate} onLowStock={onLowStock}>
       {children}
     </LiveProvider>
   );

@@ -59,6 +59,17 @@ export interface OrderUpdate {
   userId: number;
 }
 
+/**
+ * The live event `low_stock`: a change took a product to or under its reorder point (after the
+ * commit); sent to managers and super administrators.
+ */
+export interface LowStockEvent {
+  product: Product;
+  timestamp: string;
+  userId: number;
+  username: string;
+}
+
 export type AuthErrorReason = "invalid_token" | "expired_token" | "account_disabled";
 
 export interface ServerToClientEvents {
@@ -70,6 +81,8 @@ export interface ServerToClientEvents {
   show_update: (payload: ShowUpdate) => void;
   /** An order was placed or cancelled. */
   order_update: (payload: OrderUpdate) => void;
+  /** A product reached its reorder point (managers and super administrators only). */
+  low_stock: (payload: LowStockEvent) => void;
 }
 
 export interface ClientToServerEvents {

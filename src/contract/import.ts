@@ -18,6 +18,8 @@ import {
   QUANTITY_MAX_EXCLUSIVE,
   RELEASE_YEAR_MAX,
   RELEASE_YEAR_MIN,
+  REORDER_POINT_MAX,
+  REORDER_POINT_MESSAGE,
   SET_NAME_MAX,
 } from "./rules.js";
 
@@ -39,6 +41,7 @@ export const importRowInputSchema = z.object({
   set_name: cell,
   card_number: cell,
   location: cell,
+  reorder_point: cell,
   /**
    * The product's updated_at when the file was exported: the row is then an edit based on the
    * product as it was then (merged like PUT with version); absent, the file's values are written as they are.
@@ -145,6 +148,7 @@ export interface ImportDetails {
   set_name: string | null;
   card_number: string | null;
   location: string | null;
+  reorder_point: number | null;
 }
 
 export type RowCheck = { ok: true; row: ImportRow } | { ok: false; errors: string[] };
@@ -243,6 +247,12 @@ function checkDetails(input: ImportRowInput, n: number, errors: string[]): Parti
     const grader = GRADERS.find((g) => g.toLowerCase() === value.toLowerCase());
     if (value !== "" && !grader) errors.push(csvMessages.grader(n));
     else details.grader = grader ?? null;
+  }
+  if (input.reorder_point !== undefined) {
+    const value = text(input.reorder_point);
+    const point = INTEGER.test(value) ? Number(value) : Number.NaN;
+    if (value !== "" && !(point >= 0 && point <= REORDER_POINT_MAX)) errors.push(`Row ${n}: ${REORDER_POINT_MESSAGE}`);
+    else details.reorder_point = value === "" ? null : point;
   }
   for (const [field, label, max] of TEXT_DETAILS) {
     if (input[field] === undefined) continue;

@@ -18,6 +18,7 @@ import {
   QUANTITY_REASON_DEFAULT,
   RELEASE_YEAR_MAX,
   RELEASE_YEAR_MIN,
+  REORDER_POINT_MAX,
   SET_NAME_MAX,
 } from "./rules.js";
 
@@ -38,6 +39,8 @@ export const productSchema = z.object({
   set_name: z.string().nullable(),
   card_number: z.string().nullable(),
   location: z.string().nullable(),
+  /** Stock at or under this puts the product on the "To reorder" list; null when not set. */
+  reorder_point: z.number().int().nullable(),
   /** Its photos, the cover first; empty when none. */
   photos: z.array(photoSchema),
   version: z.number().int(),
@@ -97,6 +100,13 @@ export const productDetailsSchema = z.object({
   set_name: optionalText(SET_NAME_MAX, DETAIL_MESSAGES.setName).optional(),
   card_number: optionalText(CARD_NUMBER_MAX, DETAIL_MESSAGES.cardNumber).optional(),
   location: optionalText(LOCATION_MAX, DETAIL_MESSAGES.location).optional(),
+  reorder_point: z
+    .number({ error: DETAIL_MESSAGES.reorderPoint })
+    .int(DETAIL_MESSAGES.reorderPoint)
+    .min(0, DETAIL_MESSAGES.reorderPoint)
+    .max(REORDER_POINT_MAX, DETAIL_MESSAGES.reorderPoint)
+    .nullable()
+    .optional(),
 });
 export type ProductDetails = z.input<typeof productDetailsSchema>;
 

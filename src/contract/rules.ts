@@ -23,7 +23,17 @@ export const CSV_PREVIEW_ROWS = 5;
 export const CSV_ERRORS_SHOWN = 10;
 export const CSV_COLUMNS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand", "is_active"] as const;
 /** Optional card details (price and cost as amounts like 12.50 in CSV; integer cents in JSON). */
-export const CSV_DETAIL_COLUMNS = ["price", "cost", "condition", "grader", "grade", "set_name", "card_number", "location"] as const;
+export const CSV_DETAIL_COLUMNS = [
+  "price",
+  "cost",
+  "condition",
+  "grader",
+  "grade",
+  "set_name",
+  "card_number",
+  "location",
+  "reorder_point",
+] as const;
 /**
  * Export: the spec's columns first, then created_at and updated_at, then the card details, then
  * `photos` (the photo URLs, cover first, separated by spaces). An import ignores `photos`: photos
@@ -105,6 +115,10 @@ export const SHOP_CODE_PREFIX = "SC-";
 /** The shop's currency (ISO 4217), from the CURRENCY setting. */
 export const CURRENCY_DEFAULT = "USD";
 
+/** The reorder point: stock at or under it puts the product on the "To reorder" list (reports). */
+export const REORDER_POINT_MAX = QUANTITY_MAX_EXCLUSIVE - 1;
+export const REORDER_POINT_MESSAGE = "Reorder point must be a whole number, 0 or more";
+
 export const DETAIL_MESSAGES = {
   price: "Price must be 0 or a positive amount",
   cost: "Cost must be 0 or a positive amount",
@@ -114,13 +128,25 @@ export const DETAIL_MESSAGES = {
   setName: `Set must be at most ${SET_NAME_MAX} characters`,
   cardNumber: `Card number must be at most ${CARD_NUMBER_MAX} characters`,
   location: `Location must be at most ${LOCATION_MAX} characters`,
+  reorderPoint: REORDER_POINT_MESSAGE,
 } as const;
 
 // Products API: header names, reasons and messages (no zod: the client's first screen uses them).
 /** The fields an edit may change (PUT /api/products/{id}). */
 export const SPEC_FIELDS = ["barcode", "product_name", "vendor", "release_year", "quantity_on_hand"] as const;
 /** The optional card details: null when not set; an edit sends null to clear one. */
-export const DETAIL_FIELDS = ["price", "cost", "condition", "grader", "grade", "set_name", "card_number", "location"] as const;
+/** The optional details (card details and the reorder point): null when not set; an edit sends null to clear one. */
+export const DETAIL_FIELDS = [
+  "price",
+  "cost",
+  "condition",
+  "grader",
+  "grade",
+  "set_name",
+  "card_number",
+  "location",
+  "reorder_point",
+] as const;
 export type DetailField = (typeof DETAIL_FIELDS)[number];
 export const EDITABLE_FIELDS = [...SPEC_FIELDS, ...DETAIL_FIELDS] as const;
 /** A product's card details when none is set (fixtures, and products from before they existed). */
@@ -133,6 +159,7 @@ export const NO_DETAILS = {
   set_name: null,
   card_number: null,
   location: null,
+  reorder_point: null,
 } as const satisfies Record<DetailField, null>;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 

@@ -16,6 +16,8 @@ import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-ru
 import { ordersRoutes } from "./modules/orders/orders.routes.js";
 import { photosRoutes } from "./modules/photos/photos.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
+import { reportsRoutes } from "./modules/reports/reports.routes.js";
+import { ReportsJob } from "./modules/reports/reports-job.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { showsRoutes } from "./modules/shows/shows.routes.js";
@@ -40,6 +42,8 @@ declare module "fastify" {
     apiTokens: ApiTokens;
     /** Writes committed imports (durable jobs) in short transactions, and resumes the ones cut off. */
     importRunner: ImportRunner;
+    /** The reports' daily work: stock value per day and the sales roll-ups, at start-up and hourly. */
+    reportsJob: ReportsJob;
   }
 }
 
@@ -104,6 +108,10 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   app.decorate("importRunner", importRunner);
   app.addHook("onReady", async () => importRunner.start());
   app.addHook("onClose", async () => importRunner.close());
+  const reportsJob = new ReportsJob(database.bulk.db, config.TIMEZONE, app.log);
+  app.decorate("reportsJob", reportsJob);
+  app.addHook("onReady", async () => reportsJob.start());
+  app.addHook("onClose", async () => reportsJob.close());
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);
@@ -158,6 +166,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await showsRoutes(zapp);
       await tokensRoutes(zapp);
       await ordersRoutes(zapp);
+      await reportsRoutes(zapp);
     },
     { prefix: "/api" },
   );

@@ -48,6 +48,17 @@ function isCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf("currency").includes(code);
 }
 
+/** An IANA time zone name this runtime knows. */
+function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The one reading of process.env (the README's Configuration lists the variables a shop sets). */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -100,6 +111,18 @@ export const configSchema = z.object({
     .toUpperCase()
     .default(CURRENCY_DEFAULT)
     .refine(isCurrency, "expected an ISO 4217 currency code such as USD, EUR or GBP"),
+  /**
+   * The shop's time zone (an IANA name such as Europe/Berlin): every "day" in reports and their
+   * CSVs is a day there. Default: the server's own zone.
+   */
+  TIMEZONE: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z
+      .string()
+      .trim()
+      .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC")
+      .refine(isTimeZone, "expected an IANA time zone name such as Europe/Berlin or America/New_York"),
+  ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /**
    * Failed sign-ins of one username (from any address) within LOGIN_WINDOW_MINUTES before it is

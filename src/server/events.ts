@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { InventoryUpdate, OrderUpdate, ShowUpdate } from "../contract/events.js";
+import type { InventoryUpdate, LowStockEvent, OrderUpdate, ShowUpdate } from "../contract/events.js";
 
 /**
  * In-process events that services raise after a commit. The realtime plugin turns them into
@@ -11,6 +11,8 @@ export interface ServerEvents {
   show_update: [ShowUpdate];
   /** An order was placed or cancelled. */
   order_update: [OrderUpdate];
+  /** A change took a product to or under its reorder point. */
+  low_stock: [LowStockEvent];
   /** A user's sessions were ended (disabled or password reset): drop their live connections. */
   user_revoked: [{ userId: number; reason: "account_disabled" | "password_reset" }];
 }

@@ -17,6 +17,10 @@ export const queryKeys = {
   tokens: ["tokens"] as const,
   /** Orders (orders feature); live order_update events invalidate them. */
   orders: ["orders"] as const,
+  /** Reports (reports feature). */
+  reports: ["reports"] as const,
+  /** The "To reorder" list: live inventory and low_stock events invalidate it. */
+  reorder: ["reports", "reorder"] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;
 
 /** A 401 needs nothing here: apiFetch tells the app the session ended (lib/http.ts onSessionEnded). */

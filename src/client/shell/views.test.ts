@@ -10,16 +10,11 @@ describe("views per role", () => {
     expect(allowedViews("streamer", permissionsFor("manager"))).toEqual(["streamer"]);
   });
 
-  it("others see inventory with canManageProducts and users with canManageUsers; default inventory", () => {
-    expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual(["streamer", "inventory"]);
-    expect(allowedViews("manager", permissionsFor("manager"))).toEqual(["streamer", "inventory", "users", "orders", "integrations"]);
-    expect(allowedViews("super_admin", permissionsFor("super_admin"))).toEqual([
-      "streamer",
-      "inventory",
-      "users",
-      "orders",
-      "integrations",
-    ]);
+  it("others see inventory with canManageProducts, reports with canViewAudit, users with canManageUsers, orders and integrations as managers; default inventory", () => {
+    expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual(["streamer", "inventory", "reports"]);
+    const all = ["streamer", "inventory", "reports", "users", "orders", "integrations"];
+    expect(allowedViews("manager", permissionsFor("manager"))).toEqual(all);
+    expect(allowedViews("super_admin", permissionsFor("super_admin"))).toEqual(all);
     expect(defaultView("manager", permissionsFor("manager"))).toBe("inventory");
     expect(defaultView("inventory", permissionsFor("inventory"))).toBe("inventory");
   });

@@ -1,24 +1,27 @@
 import { canManageIntegrations, type Permissions, type Role } from "../../contract/permissions";
 
-export const VIEWS = ["streamer", "inventory", "users", "orders", "integrations"] as const;
+export const VIEWS = ["streamer", "inventory", "reports", "users", "orders", "integrations"] as const;
 export type View = (typeof VIEWS)[number];
 
 export const VIEW_LABELS: Record<View, string> = {
   streamer: "Streamer View",
   inventory: "Full Inventory",
+  reports: "Reports",
   users: "Manage Users",
   orders: "Orders",
   integrations: "Integrations",
 };
 
 /**
- * Streamers: only the streamer view. Others: streamer, inventory (canManageProducts), users
+ * Streamers: only the streamer view. Others: streamer, inventory (canManageProducts), reports
+ * (canViewAudit: managers and super_admin, inventory users without money at cost), users
  * (canManageUsers); managers and super administrators also orders and integrations.
  */
 export function allowedViews(role: Role, permissions: Permissions): View[] {
   if (role === "streamer") return ["streamer"];
   const views: View[] = ["streamer"];
   if (permissions.canManageProducts) views.push("inventory");
+  if (permissions.canViewAudit) views.push("reports");
   if (permissions.canManageUsers) views.push("users");
   if (canManageIntegrations(role)) views.push("orders", "integrations");
   return views;

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -97,6 +98,8 @@ export const products = pgTable(
     setName: text("set_name"),
     cardNumber: text("card_number"),
     location: text("location"),
+    /** Stock at or under this is to be reordered (migration 0012); NULL when not set. */
+    reorderPoint: integer("reorder_point"),
     /**
      * The product's photos in the API shape, the cover first (migration 0009): kept on the row so
      * every answer built from it (product_json(), toProduct) carries them without a join. Photo
@@ -119,6 +122,9 @@ export const products = pgTable(
     check("products_cost_check", sql`${t.cost} between 0 and ${sql.raw(String(MONEY_MAX_CENTS))}`),
     check("products_condition_check", sql`${t.condition} in (${sql.raw(CONDITIONS.map((c) => `'${c}'`).join(", "))})`),
     check("products_grader_check", sql`${t.grader} in (${sql.raw(GRADERS.map((c) => `'${c}'`).join(", "))})`),
+    check("products_reorder_point_check", sql`${t.reorderPoint} >= 0`),
+    // The "To reorder" list (reports): active products at or under their point.
+    index("products_reorder_idx").on(t.vendor, t.productName).where(sql`${t.reorderPoint} is not null and ${t.isActive}`),
   ],
 );
 
@@ -195,7 +201,8 @@ export const quantityAudit = pgTable(
     orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
     /**
      * The price of one unit at the change (migration 0011): an order line's unit price, else the
-     * product's price then; NULL when neither was set. What a show's revenue is summed from.
+     * product's price then; NULL when neither was set. What a show's revenue and the reports'
+     * sales are summed from (rows from before 0011 filled in by 0012 from the product audit).
      */
     unitPrice: integer("unit_price"),
   },
@@ -205,6 +212,16 @@ export const quantityAudit = pgTable(
     index("quantity_audit_user_idx").on(t.userId),
     index("quantity_audit_show_idx").on(t.showId, t.id),
     index("quantity_audit_order_idx").on(t.orderId).where(sql`${t.orderId} is not null`),
+    // Reports (migration 0012): the sale taps (reports.repo.ts SALE_TAP) by time, covering what
+    // the sales series sums, and by product for the last sale of each product.
+    index("quantity_audit_sale_time_idx")
+      .on(t.timestamp)
+      .where(sql`${t.transactionType} = 'adjustment' and (${t.showId} is not null or ${t.notes} in ('Streamer adjustment', 'Undo'))`),
+    // Shows compared: a show's sale taps (INCLUDE added by hand in the migration).
+    index("quantity_audit_show_sale_idx").on(t.showId).where(sql`${t.showId} is not null and ${t.transactionType} = 'adjustment'`),
+    index("quantity_audit_sale_product_idx")
+      .on(t.productId, t.timestamp)
+      .where(sql`${t.transactionType} = 'adjustment' and (${t.showId} is not null or ${t.notes} in ('Streamer adjustment', 'Undo'))`),
   ],
 );
 
@@ -276,6 +293,56 @@ export const orderLines = pgTable(
   },
   (t) => [primaryKey({ columns: [t.orderId, t.line] })],
 );
+
+/**
+ * Stock value at the end of each day in TIMEZONE (migration 0012): units, at price and at cost.
+ * Written for each day that ended by the reports' daily job, and filled in at start-up for missing
+ * days by replaying the quantity audit back from today's stock (reports.repo.ts fillStockValueDays).
+ */
+export const stockValueDaily = pgTable("stock_value_daily", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  /** The TIMEZONE the day was counted in: rows of another zone are counted again. */
+  timezone: text("timezone").notNull(),
+  units: bigint("units", { mode: "number" }).notNull(),
+  atPrice: bigint("at_price", { mode: "number" }).notNull(),
+  atCost: bigint("at_cost", { mode: "number" }).notNull(),
+  writtenAt: ts("written_at").notNull().defaultNow(),
+});
+
+/**
+ * Sales summed per day of TIMEZONE and source (migration 0012), for the days the reports' job
+ * has rolled up (report_rollups.through); later days are summed from the quantity audit itself.
+ */
+export const salesDaily = pgTable(
+  "sales_daily",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    source: text("source").notNull(),
+    units: bigint("units", { mode: "number" }).notNull(),
+    revenue: bigint("revenue", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.source] })],
+);
+
+/** Sales summed per month of TIMEZONE (its first day) and product, for the days rolled up (top sellers). */
+export const salesMonthly = pgTable(
+  "sales_monthly",
+  {
+    month: date("month", { mode: "string" }).notNull(),
+    productId: integer("product_id").notNull(),
+    units: bigint("units", { mode: "number" }).notNull(),
+    revenue: bigint("revenue", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.productId] })],
+);
+
+/** How far the sales roll-ups reach: every day up to `through` (in `timezone`) is in sales_daily and sales_monthly. */
+export const reportRollups = pgTable("report_rollups", {
+  name: text("name").primaryKey(),
+  timezone: text("timezone").notNull(),
+  through: date("through", { mode: "string" }),
+  rolledUpAt: ts("rolled_up_at").notNull().defaultNow(),
+});
 
 /** First answers of quantity changes, per user and Idempotency-Key, so retries never apply twice. */
 export const idempotencyKeys = pgTable(

@@ -2,7 +2,16 @@ import { createAdapter } from "@socket.io/postgres-adapter";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Server, type Socket } from "socket.io";
-import type { ClientToServerEvents, InventoryUpdate, OrderUpdate, ServerToClientEvents, ShowUpdate } from "../../contract/events.js";
+import type {
+  ClientToServerEvents,
+  InventoryUpdate,
+  LowStockEvent,
+  OrderUpdate,
+  ServerToClientEvents,
+  ShowUpdate,
+} from "../../contract/events.js";
+import { ROLES, type Role } from "../../contract/permissions.js";
+import { hearsLowStock } from "../../contract/report-rules.js";
 import { poolIdle, watchedAdapterPool } from "../modules/realtime/adapter-pool.js";
 import { AUTHENTICATED_ROOM, type Presence, presenceOf } from "../modules/realtime/presence.js";
 import {
@@ -12,6 +21,9 @@ import {
   type SessionInterServerEvents,
   type SocketData,
 } from "../modules/sessions/session-sockets.js";
+
+/** Each authenticated socket is in the room of its user's role too (events for some roles only: `low_stock`). */
+const roleRoom = (role: Role) => `role:${role}`;
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, SessionInterServerEvents, SocketData>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, SessionInterServerEvents, SocketData>;
@@ -161,7 +173,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
       }
       clearTimeout(authTimer);
       sessionSockets.track(socket, result);
-      socket.join(AUTHENTICATED_ROOM);
+      socket.join([AUTHENTICATED_ROOM, roleRoom(result.actor.role)]);
       socket.emit("authenticated", { user: result.actor });
       void joined(socket);
     });
@@ -184,6 +196,10 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     io.to(AUTHENTICATED_ROOM).emit("order_update", event);
   };
   app.events.on("order_update", onOrderUpdate);
+  const onLowStock = (event: LowStockEvent) => {
+    io.to(ROLES.filter(hearsLowStock).map(roleRoom)).emit("low_stock", event);
+  };
+  app.events.on("low_stock", onLowStock);
 
   // Before the HTTP server closes: drop every connection (long-polling requests and websockets
   // would otherwise keep it open), so shutdown is prompt. Clients reconnect to whatever runs next.
@@ -194,6 +210,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     app.events.off("show_update", onShowUpdate);
     app.events.off("order_update", onOrderUpdate);
     app.apiTokens.attachOthers(null);
+    app.events.off("low_stock", onLowStock);
     sessionSockets.stop();
     if (pool) await announceDeparture();
     io.local.disconnectSockets(true);

@@ -57,7 +57,7 @@ describe("export", () => {
     const text = exportCsv(products, "complete");
     const [header, first] = text.split("\r\n");
     expect(header).toBe(CSV_EXPORT_COLUMNS.join(","));
-    expect(first).toBe(`111,'=cmd|' /C calc'!A0,"Topps, Inc.",2024,3,true,2026-01-02T03:04:05.000Z,2026-02-03T04:05:06.000Z,,,,,,,,,`);
+    expect(first).toBe(`111,'=cmd|' /C calc'!A0,"Topps, Inc.",2024,3,true,2026-01-02T03:04:05.000Z,2026-02-03T04:05:06.000Z,,,,,,,,,,`);
     const slab = product({
       barcode: "444",
       price: 45000,
@@ -68,7 +68,7 @@ describe("export", () => {
       card_number: "136",
       location: "=Case 2",
     });
-    expect(exportCsv([slab], "complete").split("\r\n")[1]).toMatch(/,450\.00,300\.50,,PSA,10,Prizm,136,'=Case 2,$/);
+    expect(exportCsv([slab], "complete").split("\r\n")[1]).toMatch(/,450\.00,300\.50,,PSA,10,Prizm,136,'=Case 2,,$/);
   });
 
   it("writes the photo URLs, cover first, and an import of the file ignores them", () => {

@@ -58,6 +58,7 @@ export function productToRow(p: Product, origin = pageOrigin()): CsvRow {
     set_name: p.set_name ?? "",
     card_number: p.card_number ?? "",
     location: p.location ?? "",
+    reorder_point: p.reorder_point === null || p.reorder_point === undefined ? "" : String(p.reorder_point),
     photos: (p.photos ?? []).map((photo) => `${origin}${photo.url}`).join(" "),
   };
 }

@@ -86,6 +86,7 @@ describe("the Details section", () => {
     set_name: "2023 Prizm",
     card_number: "#136",
     location: "Case 2",
+    reorder_point: 2,
   } as const;
 
   it("reads amounts as cents, empty details as not set, and round-trips a slab", () => {

@@ -55,6 +55,7 @@ export function productFormSchema(mode: "add" | "edit") {
         set_name: v.set_name,
         card_number: v.card_number,
         location: v.location,
+        reorder_point: toInteger(v.reorder_point, null, Number.NaN),
       });
       if (body.success) return editableOf({ ...body.data, ...detailsOrNull(body.data) });
       for (const issue of body.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
@@ -85,6 +86,7 @@ export function formValuesOf(product: EditableValues): ProductFormValues {
     set_name: product.set_name ?? "",
     card_number: product.card_number ?? "",
     location: product.location ?? "",
+    reorder_point: product.reorder_point === null || product.reorder_point === undefined ? "" : String(product.reorder_point),
   };
 }
 
@@ -126,4 +128,5 @@ export const FIELD_LABELS: Record<keyof ProductFormValues, string> = {
   set_name: "Set",
   card_number: "Card number",
   location: "Location",
+  reorder_point: "Reorder point",
 };

@@ -22,6 +22,7 @@ const IMPORT_COLUMNS = [
   ["set_name", "text"],
   ["card_number", "text"],
   ["location", "text"],
+  ["reorder_point", "integer"],
 ] as const satisfies ReadonlyArray<readonly [ImportField, string]>;
 const columnList = (f: (name: ImportField) => string) => sql.raw(IMPORT_COLUMNS.map(([name]) => f(name)).join(", "));
 /** Arrays as one parameter each (a JSON text cast on the server). */

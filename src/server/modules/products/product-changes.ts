@@ -1,6 +1,7 @@
 import type { ProductAuditAction, TransactionType } from "../../../contract/audit.js";
 import type { InventoryEventData, InventoryEventType } from "../../../contract/events.js";
 import type { Product } from "../../../contract/products.js";
+import { reachedReorderPoint } from "../../../contract/report-rules.js";
 import { DETAIL_FIELDS } from "../../../contract/rules.js";
 import type { ServiceContext } from "../../context.js";
 import type { ProductAuditInsert, QuantityAuditInsert } from "../audit/audit.repo.js";
@@ -35,6 +36,7 @@ export const FIELD_COLUMNS = {
   set_name: "setName",
   card_number: "cardNumber",
   location: "location",
+  reorder_point: "reorderPoint",
 } as const satisfies Record<AuditedField, keyof ProductRow>;
 
 export function auditedValues(row: ProductRow): AuditedValues {
@@ -125,6 +127,20 @@ export function productEventData(product: Product, extra: Partial<InventoryEvent
     ...extra,
     product,
   };
+}
+
+/**
+ * Raises `low_stock` when the change from `before` to `product` took it to or under its reorder
+ * point (call it from an afterCommit callback only).
+ */
+export function emitLowStockIfReached(
+  ctx: ServiceContext,
+  before: { quantity: number; reorderPoint: number | null },
+  product: Product,
+): void {
+  if (!reachedReorderPoint(before, { quantity: product.quantity_on_hand, reorderPoint: product.reorder_point })) return;
+  ctx.events.emit("low_stock", { product, timestamp: new Date().toISOString(), userId: ctx.actor.id, username: ctx.actor.username });
+  // WEBHOOKS (at merge): the `product.low_stock` delivery is enqueued here, in the change's transaction.
 }
 
 /** Raises an `inventory_update` (call it from an afterCommit callback only). */

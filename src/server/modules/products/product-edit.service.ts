@@ -10,6 +10,7 @@ import { changesSinceVersion, insertProductAudit, insertQuantityAudit } from "..
 import {
   auditedValues,
   emitInventoryUpdate,
+  emitLowStockIfReached,
   FIELD_COLUMNS,
   productAuditRow,
   productEventData,
@@ -63,7 +64,10 @@ export async function updateProduct(ctx: ServiceContext, id: number, input: Upda
     if (quantityChange !== 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, current.quantityOnHand, "edit", "Product edited")]);
     const product = toProduct(row);
     const extra = quantityChange !== 0 ? { quantity_change: quantityChange } : {};
-    afterCommit(() => emitInventoryUpdate(ctx, "product_updated", productEventData(product, extra)));
+    afterCommit(() => {
+      emitInventoryUpdate(ctx, "product_updated", productEventData(product, extra));
+      emitLowStockIfReached(ctx, { quantity: current.quantityOnHand, reorderPoint: current.reorderPoint }, product);
+    });
     return product;
   });
 }

@@ -19,6 +19,7 @@ export function toProduct(row: ProductRow): Product {
     set_name: row.setName,
     card_number: row.cardNumber,
     location: row.location,
+    reorder_point: row.reorderPoint,
     photos: row.photos,
     version: row.version,
     revision: row.revision,

@@ -129,6 +129,7 @@ export type ProductValues = Pick<
   | "setName"
   | "cardNumber"
   | "location"
+  | "reorderPoint"
 >;
 
 export async function insertProduct(tx: Db, values: ProductValues): Promise<ProductRow> {

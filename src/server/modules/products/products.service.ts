@@ -15,6 +15,7 @@ import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
 import {
   createdValues,
   emitInventoryUpdate,
+  emitLowStockIfReached,
   productAuditRow,
   productEventData,
   quantityAuditRow,
@@ -148,6 +149,7 @@ export async function createProduct(ctx: ServiceContext, input: CreateProductInp
       setName: input.set_name,
       cardNumber: input.card_number,
       location: input.location,
+      reorderPoint: input.reorder_point,
     });
     const values = createdValues(row);
     await insertProductAudit(tx, [
@@ -263,6 +265,7 @@ export async function changeQuantity(
   if (!answer.replayed) {
     const extra = idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey };
     emitInventoryUpdate(ctx, "quantity_changed", productEventData(body, { quantity_change: delta, ...extra }));
+    emitLowStockIfReached(ctx, { quantity: body.quantity_on_hand - delta, reorderPoint: body.reorder_point }, body);
   }
   return body;
 }

@@ -97,6 +97,7 @@ describe("POST /api/products", () => {
       set_name: null,
       card_number: null,
       location: null,
+      reorder_point: null,
       photos: [],
       version: 1,
       revision: expect.any(Number),

@@ -10,10 +10,10 @@ export async function settingsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ["settings"],
         security: [{ session: [] }],
-        summary: "The shop's settings every signed-in screen needs (its currency)",
+        summary: "The shop's settings every signed-in screen needs (its currency and time zone)",
         response: { 200: settingsSchema, ...errorAnswers(401, 503) },
       },
     },
-    async () => ({ currency: app.config.CURRENCY }),
+    async () => ({ currency: app.config.CURRENCY, timezone: app.config.TIMEZONE }),
   );
 }

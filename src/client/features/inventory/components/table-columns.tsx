@@ -51,6 +51,7 @@ export const COLUMN_CLASS: Record<string, string> = {
   price: "w-20 shrink-0 justify-end",
   grade: "hidden w-28 shrink-0 laptop:flex",
   location: "hidden w-28 shrink-0 laptop:flex",
+  reorder_point: "hidden w-20 shrink-0 justify-end laptop:flex",
   is_active: "hidden w-24 shrink-0 sm:flex",
   updated_at: "hidden w-44 shrink-0 page:flex",
   actions: "w-14 shrink-0 justify-end lg:w-72",
@@ -67,6 +68,7 @@ export const COLUMN_LABELS: Record<string, string> = {
   price: "Price",
   grade: "Condition",
   location: "Location",
+  reorder_point: "Reorder at",
   is_active: "Status",
   updated_at: "Updated",
   actions: "Actions",
@@ -131,6 +133,18 @@ export const productColumns = [
     sortingFn: "text",
     sortUndefined: "last",
     cell: (c) => <span className="truncate">{c.getValue() ?? "—"}</span>,
+  }),
+  // The reorder point: stock at or under it is flagged (the Reports view lists those products "To reorder").
+  column.accessor((p) => p.reorder_point ?? undefined, {
+    id: "reorder_point",
+    sortingFn: "basic",
+    sortUndefined: "last",
+    cell: (c) => {
+      const point = c.row.original.reorder_point;
+      if (point === null || point === undefined) return "—";
+      const low = c.row.original.quantity_on_hand <= point;
+      return <span className={low ? "font-semibold tabular-nums text-[var(--warning-text)]" : "tabular-nums"}>{point}</span>;
+    },
   }),
   column.accessor((p) => p.is_active !== false, {
     id: "is_active",

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import type { InventoryUpdate, OnlineUser, ShowUpdate } from "../../../../contract/events";
+import type { InventoryUpdate, LowStockEvent, OnlineUser, ShowUpdate } from "../../../../contract/events";
 import { queryKeys } from "../../../lib/query-client";
 import { createSocket } from "../../../lib/socket";
 import { getSocketToken, useAuth } from "../../auth";
@@ -35,18 +35,20 @@ export interface LiveProviderProps {
   onConnected?: () => void;
   /** A show started or ended (show_update), anyone's. */
   onShowUpdate?: (update: ShowUpdate) => void;
+  /** A product reached its reorder point (low_stock: managers and super administrators only). */
+  onLowStock?: (event: LowStockEvent) => void;
 }
 
 /**
  * The live connection, open only while someone is signed in: connect, fetch a socket token,
  * authenticate; presence, and live inventory events (handed on).
  */
-export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowUpdate }: LiveProviderProps) {
+export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowUpdate, onLowStock }: LiveProviderProps) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const [state, setState] = useState<LiveState>(INITIAL);
-  const handlers = useRef({ onInventoryUpdate, onConnected, onShowUpdate });
-  handlers.current = { onInventoryUpdate, onConnected, onShowUpdate };
+  const handlers = useRef({ onInventoryUpdate, onConnected, onShowUpdate, onLowStock });
+  handlers.current = { onInventoryUpdate, onConnected, onShowUpdate, onLowStock };
   const userId = user?.id;
 
   useEffect(() => {
@@ -104,8 +106,13 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
     socket.on("inventory_update", (update) => {
       // The product store and the live notifications take it from here.
       handlers.current.onInventoryUpdate?.(update);
-      // Refetches only an audit trail on screen.
+      // Refetches only an audit trail and a "To reorder" list on screen.
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.reorder });
+    });
+    socket.on("low_stock", (event) => {
+      handlers.current.onLowStock?.(event);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.reorder });
     });
     socket.on("show_update", (update) => {
       handlers.current.onShowUpdate?.(update);

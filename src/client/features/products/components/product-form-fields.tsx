@@ -166,15 +166,29 @@ export function ProductFormFields({ register, errors, disabled, formError, idPre
             {...register("card_number")}
           />
         </div>
-        <TextField
-          id={`${idPrefix}-location`}
-          label="Location"
-          autoComplete="off"
-          placeholder="Bin, binder or case"
-          disabled={disabled}
-          invalid={Boolean(errors.location)}
-          {...register("location")}
-        />
+        <div className="grid grid-cols-2 gap-3">
+          <TextField
+            id={`${idPrefix}-location`}
+            label="Location"
+            autoComplete="off"
+            placeholder="Bin, binder or case"
+            disabled={disabled}
+            invalid={Boolean(errors.location)}
+            {...register("location")}
+          />
+          <TextField
+            id={`${idPrefix}-reorder-point`}
+            label="Reorder point"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            placeholder="Not set"
+            disabled={disabled}
+            invalid={Boolean(errors.reorder_point)}
+            {...register("reorder_point")}
+          />
+        </div>
       </fieldset>
     </div>
   );

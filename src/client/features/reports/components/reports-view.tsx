@@ -1,0 +1,95 @@
+import { useState } from "react";
+import { REPORT_BUCKETS, type ReportBucket, seesCost } from "../../../../contract/report-rules";
+import { useAuth } from "../../auth";
+import { useSettings } from "../../settings";
+import { useTheme } from "../../theme";
+import { presetRange, RANGE_PRESETS, type RangePreset, type ReportRange, todayIn } from "../report-range";
+import { ProductsSection } from "./products-section";
+import { ReorderSection } from "./reorder-section";
+import { Choice } from "./report-card";
+import { SalesSection } from "./sales-section";
+import { ShowsSection } from "./shows-section";
+import { StockValueSection } from "./stock-value-section";
+
+const BUCKET_LABELS: Record<ReportBucket, string> = { day: "Day", week: "Week", month: "Month" };
+
+/**
+ * Reports: sales over time, stock value, top sellers and slow movers, shows compared and the
+ * "To reorder" list; one screen on a laptop, stacked on a phone. Inventory users see it without
+ * money at cost (the server leaves it out for them). `onOpenProduct` opens a product a row names.
+ */
+export function ReportsView({ onOpenProduct }: { onOpenProduct: (id: number) => void }) {
+  const { user } = useAuth();
+  const { timezone } = useSettings();
+  const { resolved } = useTheme();
+  const dark = resolved === "dark";
+  const cost = user ? seesCost(user.role) : false;
+  const today = todayIn(timezone);
+  const [preset, setPreset] = useState<RangePreset | "custom">("30d");
+  const [range, setRange] = useState<ReportRange>(() => presetRange("30d", today));
+
+  const choosePreset = (p: RangePreset | "custom") => {
+    setPreset(p);
+    if (p !== "custom") setRange(presetRange(p, today));
+  };
+  const setDay = (which: "from" | "to", value: string) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return;
+    setPreset("custom");
+    setRange((r) => {
+      const next = { ...r, [which]: value };
+      return next.from <= next.to ? next : which === "from" ? { ...next, to: value } : { ...next, from: value };
+    });
+  };
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="reports-view">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-xl font-bold text-gray-900 dark:text-gray-50">Reports</h1>
+        <Choice
+          label="Range"
+          value={preset}
+          onChange={choosePreset}
+          options={[
+            ...RANGE_PRESETS.map((p) => ({ value: p.id as RangePreset | "custom", label: p.label })),
+            { value: "custom", label: "Custom" },
+          ]}
+        />
+        <label className="flex items-center gap-1 text-sm text-gray-900 dark:text-gray-100">
+          From
+          <input
+            type="date"
+            className="rounded border border-gray-400 bg-white px-1 py-0.5 text-sm dark:border-gray-500 dark:bg-gray-900"
+            value={range.from}
+            max={range.to}
+            onChange={(e) => setDay("from", e.target.value)}
+          />
+        </label>
+        <label className="flex items-center gap-1 text-sm text-gray-900 dark:text-gray-100">
+          To
+          <input
+            type="date"
+            className="rounded border border-gray-400 bg-white px-1 py-0.5 text-sm dark:border-gray-500 dark:bg-gray-900"
+            value={range.to}
+            min={range.from}
+            onChange={(e) => setDay("to", e.target.value)}
+          />
+        </label>
+        <Choice
+          label="Per"
+          value={range.by}
+          onChange={(by) => setRange((r) => ({ ...r, by }))}
+          options={REPORT_BUCKETS.map((b) => ({ value: b, label: BUCKET_LABELS[b] }))}
+        />
+      </div>
+      <div className="grid grid-cols-1 gap-3 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <SalesSection range={range} dark={dark} />
+        </div>
+        <StockValueSection range={range} dark={dark} cost={cost} />
+        <ProductsSection range={range} cost={cost} onOpenProduct={onOpenProduct} />
+        <ShowsSection range={range} />
+        <ReorderSection cost={cost} onOpenProduct={onOpenProduct} today={today} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import type { ReportBucket } from "../../../contract/report-rules";
+
+/** A range of days (both ends included), YYYY-MM-DD, and how sales are bucketed over it. */
+export interface ReportRange {
+  from: string;
+  to: string;
+  by: ReportBucket;
+}
+
+export const RANGE_PRESETS = [
+  { id: "7d", label: "Last 7 days", days: 7, by: "day" },
+  { id: "30d", label: "Last 30 days", days: 30, by: "day" },
+  { id: "90d", label: "Last 90 days", days: 90, by: "week" },
+  { id: "365d", label: "Last 12 months", days: 365, by: "month" },
+] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number]["id"];
+
+const DAY_MS = 86_400_000;
+
+/** Today in the shop's time zone (the browser's when the server did not say). */
+export function todayIn(timeZone: string | undefined, now = new Date()): string {
+  try {
+    return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  } catch {
+    return new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  }
+}
+
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The preset's range ending today. */
+export function presetRange(preset: RangePreset, today: string): ReportRange {
+  const p = RANGE_PRESETS.find((r) => r.id === preset) ?? RANGE_PRESETS[1];
+  return { from: addDays(today, -(p.days - 1)), to: today, by: p.by };
+}
+
+/** Days of a range, both ends included. */
+export function daysIn(range: { from: string; to: string }): number {
+  return Math.round((Date.parse(`${range.to}T00:00:00Z`) - Date.parse(`${range.from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+/** Change against the previous range, as "+12%" / "-3%" / "new" / "0%". */
+export function changeText(now: number, before: number): string {
+  if (before === 0) return now === 0 ? "0%" : "new";
+  const pct = Math.round(((now - before) / Math.abs(before)) * 100);
+  return `${pct > 0 ? "+" : ""}${pct}%`;
+}
+
+/** A day as a short label: "Mar 8" (from YYYY-MM-DD, whatever the browser's zone). */
+export function dayLabel(day: string, by: ReportBucket = "day"): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (by === "month") return date.toLocaleDateString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+  const text = date.toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  return by === "week" ? `Week of ${text}` : text;
+}

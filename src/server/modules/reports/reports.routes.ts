@@ -1,0 +1,130 @@
+import {
+  dateRangeQuerySchema,
+  reorderReportSchema,
+  salesQuerySchema,
+  salesReportSchema,
+  showsReportSchema,
+  slowMoversQuerySchema,
+  slowMoversReportSchema,
+  stockValueReportSchema,
+  topSellersQuerySchema,
+  topSellersReportSchema,
+} from "../../../contract/reports.js";
+import { errorAnswers } from "../../openapi.js";
+import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
+import { reorderReport, salesReport, showsReport, slowMoversReport, stockValueReport, topSellersReport } from "./reports.service.js";
+
+const tags = ["reports"];
+const security = [{ session: [] }];
+/**
+ * Managers and super_admin, and inventory users without money at cost (the service nulls it).
+ * TOKENS (at merge): a token with the `audit:read` scope passes this same check, where the
+ * tokens branch maps scopes to route permissions in plugins/auth.ts.
+ */
+const config = { permission: "canViewAudit" } as const;
+const DAYS = "Days are days in the server's TIMEZONE setting (an IANA name); money in cents.";
+const SALES =
+  "Units sold are stock taken out by sales: taps with a negative change in the streamer view or in a show (an " +
+  "`Undo` that puts a sale back takes it off, in its own bucket); revenue is each sale's units times the product's " +
+  "price when it was made (no price counts 0).";
+
+/** Reports (src/contract/reports.ts), summed in SQL over the quantity audit (reports.repo.ts). */
+export async function reportsRoutes(app: ZodApp): Promise<void> {
+  app.get(
+    "/reports/sales",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Units and revenue per day, week or month of a range, by source, with the totals of the range before it",
+        description: `${DAYS} ${SALES} Sources: \`show\`, \`stream\` (taps outside a show), \`order:<channel>\`. Weeks start on Monday; the first and last bucket may reach outside the range but count only its days. \`previous\` sums the same number of days just before \`from\`.`,
+        querystring: salesQuerySchema,
+        response: { 200: salesReportSchema, ...errorAnswers(400, 401, 403, 503) },
+      },
+    },
+    async (request) => salesReport(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/reports/top-sellers",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "The products that sold most units in a range",
+        description: `${DAYS} ${SALES}`,
+        querystring: topSellersQuerySchema,
+        response: { 200: topSellersReportSchema, ...errorAnswers(400, 401, 403, 503) },
+      },
+    },
+    async (request) => topSellersReport(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/reports/stock-value",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Stock per day of a range: units, value at price and at cost (at_cost null for inventory users)",
+        description: `${DAYS} One row per day that has one: the stock at the day's end, kept in stock_value_daily by a daily job and filled in for missing days at start-up by replaying the quantity audit back from the stock now (at today's prices); today's row is the stock now.`,
+        querystring: dateRangeQuerySchema,
+        response: { 200: stockValueReportSchema, ...errorAnswers(400, 401, 403, 503) },
+      },
+    },
+    async (request) => stockValueReport(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/reports/slow-movers",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Active products with stock and no sale in the last 30, 60 or 90 days, with the value they tie up",
+        description:
+          "A product counts when it existed before the period and has not sold since (a sale: a tap taking stock out in the streamer view or a show). Most value at price first; `totals` cover every slow mover. value_at_cost is null for inventory users.",
+        querystring: slowMoversQuerySchema,
+        response: { 200: slowMoversReportSchema, ...errorAnswers(400, 401, 403, 503) },
+      },
+    },
+    async (request) => slowMoversReport(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/reports/reorder",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Active products whose stock is at or under their reorder_point, by vendor",
+        description:
+          "`suggested_quantity` brings the stock back above the point (reorder_point - stock + 1). `cost` is null for inventory users.",
+        response: { 200: reorderReportSchema, ...errorAnswers(401, 403, 503) },
+      },
+    },
+    async (request) => reorderReport(serviceContext(app, request)),
+  );
+
+  app.get(
+    "/reports/shows",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Shows started in a range compared: units, revenue and duration of each",
+        description: `${DAYS} ${SALES}`,
+        querystring: dateRangeQuerySchema,
+        response: { 200: showsReportSchema, ...errorAnswers(400, 401, 403, 503) },
+      },
+    },
+    async (request) => showsReport(serviceContext(app, request), request.query),
+  );
+}
