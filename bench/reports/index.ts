@@ -41,7 +41,7 @@ export async function seed(database: Database): Promise<{ rows: number; sales: n
     from generate_series(1, ${SHOWS}) g`);
   await db.execute(sql`
     insert into quantity_audit (product_id, product_name, barcode, quantity_change, quantity_before, quantity_after,
-      transaction_type, notes, user_name, timestamp, show_id, price)
+      transaction_type, notes, user_name, timestamp, show_id, unit_price)
     select p, 'Bench card ' || p, 'BENCH' || lpad(p::text, 8, '0'), chg, 10, 10 + chg, kind, notes, 'bench',
       now() - ago * interval '1 day',
       case when kind = 'adjustment' and chg < 0 and floor(ago / 3) between 1 and ${SHOWS} and ago - 3 * floor(ago / 3) < 1.0 / 12

@@ -195,6 +195,8 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
         notes: "Streamer adjustment",
         userName: "someone",
         timestamp: new Date(at),
+        // apply_quantity_change() records the product's price as the unit price of a tap.
+        unitPrice: p.price,
       });
     }
     await t.app.reportsJob.runOnce({ rebuildSales: true });
@@ -249,6 +251,8 @@ describe("sales in a zone 5:45 ahead of UTC (Asia/Kathmandu): days start at 18:1
         notes: "Streamer adjustment",
         userName: "someone",
         timestamp: new Date(at),
+        // apply_quantity_change() records the product's price as the unit price of a tap.
+        unitPrice: p.price,
       });
     }
     // Once from the audit (nothing rolled up), once from the roll-up: the same days.
@@ -376,6 +380,36 @@ describe("slow movers, top sellers, shows compared and reorder on hand-made case
     ).toEqual([
       [b.id, 2, 2000],
       [a.id, 2, 600],
+    ]);
+  });
+
+  it("orders: each line a sale of source order:<channel> at its unit price (else the product's price); a cancelled order counts nothing", async () => {
+    const a = await manager.create({ price: 400, quantity_on_hand: 20 });
+    const b = await manager.create({ price: 700, quantity_on_hand: 20 });
+    const channel = `web${Date.now()}`;
+    const order = async (externalId: string, lines: object[]) => {
+      const res = await manager.post("/api/orders", { channel, external_id: externalId, lines });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ order: { id: number } }>().order;
+    };
+    await order("1", [
+      { product_id: a.id, quantity: 2, unit_price: 999 },
+      { product_id: b.id, quantity: 1 },
+    ]);
+    const cancelled = await order("2", [{ product_id: b.id, quantity: 5, unit_price: 100 }]);
+    expect((await manager.post(`/api/orders/${cancelled.id}/cancel`, {})).statusCode).toBe(200);
+
+    const today = localDay(new Date(), "Europe/Berlin");
+    // Rolled up through yesterday: orders are read from the audit whatever the roll-up holds.
+    await t.app.reportsJob.runOnce({ rebuildSales: true });
+    const sales = (await manager.get(`/api/reports/sales?from=${today}&to=${today}`)).json<SalesReport>();
+    expect(sales.buckets[0]?.sources[`order:${channel}`]).toEqual({ units: 3, revenue: 2 * 999 + 700 });
+    const top = (await manager.get(`/api/reports/top-sellers?from=${today}&to=${today}`)).json<TopSellersReport>();
+    expect(
+      top.products.filter((p) => p.product_id === a.id || p.product_id === b.id).map((p) => [p.product_id, p.units, p.revenue]),
+    ).toEqual([
+      [a.id, 2, 1998],
+      [b.id, 1, 700],
     ]);
   });
 
