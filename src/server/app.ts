@@ -19,6 +19,8 @@ import { Sessions } from "./modules/sessions/sessions.service.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { showsRoutes } from "./modules/shows/shows.routes.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
+import { WebhookWorker } from "./modules/webhooks/webhook-worker.js";
+import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.js";
 import { apiAuth } from "./plugins/auth.js";
 import { registerErrorHandler } from "./plugins/errors.js";
 import { originCheck } from "./plugins/origin-check.js";
@@ -35,6 +37,8 @@ declare module "fastify" {
     sessions: Sessions;
     /** Writes committed imports (durable jobs) in short transactions, and resumes the ones cut off. */
     importRunner: ImportRunner;
+    /** Sends the webhook outbox after each commit, and retries (modules/webhooks). */
+    webhookWorker: WebhookWorker;
   }
 }
 
@@ -98,6 +102,18 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   app.decorate("importRunner", importRunner);
   app.addHook("onReady", async () => importRunner.start());
   app.addHook("onClose", async () => importRunner.close());
+  const webhookWorker = new WebhookWorker(database.db, app.log, {
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
+    giveUpMs: config.WEBHOOK_GIVE_UP_MS,
+    pollMs: config.WEBHOOK_POLL_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+  });
+  app.decorate("webhookWorker", webhookWorker);
+  // Every committed change raises inventory_update after its commit: its deliveries are in the outbox by then.
+  events.on("inventory_update", () => webhookWorker.nudge());
+  app.addHook("onReady", async () => webhookWorker.start());
+  app.addHook("onClose", async () => webhookWorker.close());
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);
@@ -141,6 +157,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await importRoutes(zapp);
       await auditRoutes(zapp);
       await showsRoutes(zapp);
+      await webhooksRoutes(zapp);
     },
     { prefix: "/api" },
   );

@@ -299,3 +299,61 @@ export const importErrors = pgTable(
   },
   (t) => [primaryKey({ columns: [t.importId, t.row, t.seq] })],
 );
+
+/**
+ * Webhook endpoints (migration 0012). `secret` is the Standard Webhooks `whsec_<base64>` secret,
+ * kept as it is because every delivery is signed with it; the API shows it once. `failing_since`:
+ * the first failed attempt since the last success; an endpoint failing for 24 hours is disabled
+ * with `disabled_reason`.
+ */
+export const webhooks = pgTable("webhooks", {
+  id: serial("id").primaryKey(),
+  url: text("url").notNull(),
+  events: jsonb("events").$type<string[]>().notNull(),
+  description: text("description").notNull().default(""),
+  secret: text("secret").notNull(),
+  enabled: boolean("enabled").notNull().default(true),
+  disabledReason: text("disabled_reason"),
+  failingSince: ts("failing_since"),
+  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/**
+ * The outbox (migration 0012): one row per event and subscribed webhook, written by
+ * enqueue_webhook_event() in the transaction of the change it reports (triggers on the audit
+ * tables and on imports), sent after the commit by the webhook worker. `next_attempt_at` NULL:
+ * waiting behind an earlier pending delivery of the same product to the same webhook (each
+ * product's deliveries go in commit order). `lease_until`: an attempt is under way in some process.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    webhookId: integer("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    messageId: text("message_id")
+      .notNull()
+      .default(sql`('msg_' || replace(gen_random_uuid()::text, '-', ''))`),
+    type: text("type").notNull(),
+    productId: integer("product_id"),
+    data: jsonb("data").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    nextAttemptAt: ts("next_attempt_at").defaultNow(),
+    leaseUntil: ts("lease_until"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [
+    index("webhook_deliveries_log_idx").on(t.webhookId, t.id.desc()),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending' and ${t.nextAttemptAt} is not null`),
+    index("webhook_deliveries_lane_idx").on(t.webhookId, t.productId, t.id).where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -1,0 +1,118 @@
+CREATE TABLE "webhook_deliveries" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"webhook_id" integer NOT NULL,
+	"message_id" text DEFAULT ('msg_' || replace(gen_random_uuid()::text, '-', '')) NOT NULL,
+	"type" text NOT NULL,
+	"product_id" integer,
+	"data" jsonb NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"last_status" integer,
+	"last_error" text,
+	"next_attempt_at" timestamp with time zone DEFAULT now(),
+	"lease_until" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"finished_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "webhooks" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"url" text NOT NULL,
+	"events" jsonb NOT NULL,
+	"description" text DEFAULT '' NOT NULL,
+	"secret" text NOT NULL,
+	"enabled" boolean DEFAULT true NOT NULL,
+	"disabled_reason" text,
+	"failing_since" timestamp with time zone,
+	"created_by" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_webhook_id_webhooks_id_fk" FOREIGN KEY ("webhook_id") REFERENCES "public"."webhooks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_log_idx" ON "webhook_deliveries" USING btree ("webhook_id","id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending' and "webhook_deliveries"."next_attempt_at" is not null;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_lane_idx" ON "webhook_deliveries" USING btree ("webhook_id","product_id","id") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
+-- Written by hand from here on (drizzle-kit generates no functions or triggers). The outbox is
+-- filled in the transaction of the change it reports, from the rows every change path already
+-- writes in that transaction: the audit rows (taps in apply_quantity_change(), creates, edits,
+-- status, photos, import undos) and the import's row when it is done. So a refused or
+-- rolled-back change leaves no delivery, and a committed one always has its deliveries.
+-- Whether anyone listens is one look at the small webhooks table: a tap with no webhook pays
+-- for that and nothing more.
+CREATE FUNCTION webhook_subscribed(p_type text) RETURNS boolean LANGUAGE sql STABLE AS $$
+  SELECT EXISTS (SELECT 1 FROM webhooks w WHERE w.enabled AND (w.events ? '*' OR w.events ? p_type))
+$$;--> statement-breakpoint
+-- One delivery per enabled webhook subscribed to the type. A delivery about a product waits
+-- (next_attempt_at NULL) while an earlier one about the same product to the same webhook is
+-- pending: the worker releases it when that one is done, so a product's deliveries go in commit
+-- order (the change holds the product's row lock here, and the worker takes a share lock on it
+-- before releasing the next one). Orders (and any later event) call this in their transaction:
+--   SELECT enqueue_webhook_event('order.created', NULL, jsonb_build_object('order', ...));
+CREATE FUNCTION enqueue_webhook_event(p_type text, p_product_id integer, p_data jsonb) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  written integer;
+BEGIN
+  INSERT INTO webhook_deliveries (webhook_id, type, product_id, data, next_attempt_at)
+  SELECT w.id, p_type, p_product_id, p_data,
+    CASE WHEN p_product_id IS NOT NULL AND EXISTS (
+        SELECT 1 FROM webhook_deliveries e
+        WHERE e.webhook_id = w.id AND e.product_id = p_product_id AND e.status = 'pending')
+      THEN NULL ELSE now() END
+  FROM webhooks w
+  WHERE w.enabled AND (w.events ? '*' OR w.events ? p_type)
+  ORDER BY w.id;
+  GET DIAGNOSTICS written = ROW_COUNT;
+  RETURN written;
+END $$;--> statement-breakpoint
+-- Product audit rows: created, updated (with the changed fields), status changed. The stock
+-- changes are reported from the quantity audit (it has the reason and the show); an import's
+-- own rows (import_id set) are reported once, as products.imported, when the import is done.
+CREATE FUNCTION product_audit_to_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  event_type text := CASE NEW.action WHEN 'CREATE' THEN 'product.created' WHEN 'UPDATE' THEN 'product.updated'
+    ELSE 'product.status_changed' END;
+  p products;
+BEGIN
+  IF NOT webhook_subscribed(event_type) THEN RETURN NULL; END IF;
+  SELECT * INTO p FROM products WHERE id = NEW.product_id;
+  IF NOT FOUND THEN RETURN NULL; END IF;
+  PERFORM enqueue_webhook_event(event_type, p.id, CASE WHEN event_type = 'product.updated'
+    THEN jsonb_build_object('product', product_json(p), 'changed_fields', NEW.changed_fields)
+    ELSE jsonb_build_object('product', product_json(p)) END);
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER product_audit_webhooks AFTER INSERT ON product_audit FOR EACH ROW
+  WHEN (NEW.import_id IS NULL AND NEW.action IN ('CREATE', 'UPDATE', 'DISABLE', 'ENABLE'))
+  EXECUTE FUNCTION product_audit_to_webhooks();--> statement-breakpoint
+-- Quantity audit rows: every stock change but a new product's first stock (product.created
+-- says it) and an import's (products.imported). `order_id` is read through to_jsonb so the
+-- column the orders migration adds is reported without changing this function.
+CREATE FUNCTION quantity_audit_to_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  p products;
+BEGIN
+  IF NOT webhook_subscribed('inventory.quantity_changed') THEN RETURN NULL; END IF;
+  SELECT * INTO p FROM products WHERE id = NEW.product_id;
+  IF NOT FOUND THEN RETURN NULL; END IF;
+  PERFORM enqueue_webhook_event('inventory.quantity_changed', p.id,
+    jsonb_build_object('product', product_json(p), 'quantity_change', NEW.quantity_change, 'reason', NEW.notes)
+      || jsonb_strip_nulls(jsonb_build_object('show_id', NEW.show_id, 'order_id', to_jsonb(NEW) -> 'order_id')));
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER quantity_audit_webhooks AFTER INSERT ON quantity_audit FOR EACH ROW
+  WHEN (NEW.transaction_type NOT IN ('create', 'import'))
+  EXECUTE FUNCTION quantity_audit_to_webhooks();--> statement-breakpoint
+-- An import is reported once, in the transaction of its last batch (the one that marks it done).
+CREATE FUNCTION import_done_to_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF webhook_subscribed('products.imported') THEN
+    PERFORM enqueue_webhook_event('products.imported', NULL,
+      jsonb_build_object('import_id', NEW.id, 'created', NEW.created, 'updated', NEW.updated));
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER imports_webhooks AFTER UPDATE OF status ON imports FOR EACH ROW
+  WHEN (NEW.status = 'done' AND OLD.status IS DISTINCT FROM 'done')
+  EXECUTE FUNCTION import_done_to_webhooks();
