@@ -3,6 +3,7 @@ import { type ReactNode, Suspense, useCallback, useState } from "react";
 import type { InventoryUpdate, ShowUpdate } from "../contract/events";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
+import { IntegrationsView } from "./features/integrations";
 import { InventoryView } from "./features/inventory";
 import { LiveFeedProvider, notify, Toasters, useLiveFeed } from "./features/notifications";
 import { LiveProvider } from "./features/presence";
@@ -52,6 +53,7 @@ function Shell() {
           {current === "streamer" ? <StreamerView /> : null}
           {current === "inventory" ? <InventoryView /> : null}
           {current === "users" ? <UsersView /> : null}
+          {current === "integrations" ? <IntegrationsView /> : null}
         </Suspense>
       </main>
     </div>

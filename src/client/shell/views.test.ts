@@ -10,10 +10,10 @@ describe("views per role", () => {
     expect(allowedViews("streamer", permissionsFor("manager"))).toEqual(["streamer"]);
   });
 
-  it("others see inventory with canManageProducts and users with canManageUsers; default inventory", () => {
+  it("others see inventory with canManageProducts, users and integrations with canManageUsers; default inventory", () => {
     expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual(["streamer", "inventory"]);
-    expect(allowedViews("manager", permissionsFor("manager"))).toEqual(["streamer", "inventory", "users"]);
-    expect(allowedViews("super_admin", permissionsFor("super_admin"))).toEqual(["streamer", "inventory", "users"]);
+    expect(allowedViews("manager", permissionsFor("manager"))).toEqual(["streamer", "inventory", "users", "integrations"]);
+    expect(allowedViews("super_admin", permissionsFor("super_admin"))).toEqual(["streamer", "inventory", "users", "integrations"]);
     expect(defaultView("manager", permissionsFor("manager"))).toBe("inventory");
     expect(defaultView("inventory", permissionsFor("inventory"))).toBe("inventory");
   });
