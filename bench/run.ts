@@ -1,14 +1,17 @@
 /**
- * `npm run bench`: every benchmark in turn. BENCH_ONLY=hot-paths or BENCH_ONLY=busy-shop runs one.
+ * `npm run bench`: every benchmark in turn. BENCH_ONLY=hot-paths, busy-shop or webhooks runs one.
  * - hot-paths (bench/hot-paths/): scan and tap, app against a bare baseline on the same database
  * - busy-shop (bench/busy-shop/): a live stream with 200 sockets, taps, edits and an import at once,
  *   on PGlite and on PostgreSQL (BENCH_DB=pglite|postgres for one), plus an import vs COPY ratio
+ * - webhooks (bench/webhooks/): taps with a webhook on every event whose endpoint answers in 2 s,
+ *   against the same taps with no webhook (target ratio 0.9)
  */
 import { runBusyShop } from "./busy-shop/index.js";
 import { cleanUp } from "./busy-shop/servers.js";
 import { runHotPaths } from "./hot-paths/index.js";
+import { runWebhooks } from "./webhooks/index.js";
 
-const parts: Record<string, () => Promise<void>> = { "hot-paths": runHotPaths, "busy-shop": runBusyShop };
+const parts: Record<string, () => Promise<void>> = { "hot-paths": runHotPaths, "busy-shop": runBusyShop, webhooks: runWebhooks };
 
 async function main() {
   const only = process.env.BENCH_ONLY;
