@@ -67,6 +67,7 @@ test("a manager adds a webhook, copies its secret once, sends a test and sees it
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
   await expectNoAxeViolations(page);
   await added.getByRole("button", { name: "Done" }).click();
+  await expect(added).toBeHidden();
   await expect(page.getByText(secret)).toHaveCount(0);
 
   const card = page.getByRole("article", { name: receiverUrl });

@@ -100,12 +100,15 @@ export const createWebhookBodySchema = z.object({
   description: descriptionSchema.optional().default(""),
 });
 export type CreateWebhookBody = z.input<typeof createWebhookBodySchema>;
+/** The body as the server has it after validation (events normalised). */
+export type CreateWebhookInput = z.output<typeof createWebhookBodySchema>;
 
 export const updateWebhookBodySchema = z
   .object({ url: urlSchema, events: eventsSchema, description: descriptionSchema, enabled: z.boolean() })
   .partial()
   .refine((b) => Object.keys(b).length > 0, "Send at least one of url, events, description, enabled");
 export type UpdateWebhookBody = z.input<typeof updateWebhookBodySchema>;
+export type UpdateWebhookInput = z.output<typeof updateWebhookBodySchema>;
 
 /** The answer to POST /api/webhooks: the secret (Standard Webhooks form `whsec_<base64>`) is shown this once. */
 export const createdWebhookSchema = z.object({ webhook: webhookSchema, secret: z.string() });

@@ -89,7 +89,7 @@ export async function webhooksRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       await deleteWebhook(serviceContext(app, request), request.params.id);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 

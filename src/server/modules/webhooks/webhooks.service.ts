@@ -1,7 +1,7 @@
 import {
   type CreatedWebhook,
-  type CreateWebhookBody,
-  type UpdateWebhookBody,
+  type CreateWebhookInput,
+  type UpdateWebhookInput,
   WEBHOOK_MESSAGES,
   type Webhook,
   type WebhookDelivery,
@@ -67,7 +67,7 @@ async function existing(ctx: ServiceContext, id: number): Promise<WebhookRow> {
 }
 
 /** Adds an endpoint; the answer carries its secret, shown this once. */
-export async function createWebhook(ctx: WebhookContext, body: Required<Pick<CreateWebhookBody, "url" | "events">> & { description: string }): Promise<CreatedWebhook> {
+export async function createWebhook(ctx: WebhookContext, body: CreateWebhookInput): Promise<CreatedWebhook> {
   requirePermission(ctx, PERMISSION);
   const secret = newWebhookSecret();
   const row = await insertWebhook(ctx.db, { url: body.url, events: body.events, description: body.description, secret, createdBy: ctx.actor.id });
@@ -80,7 +80,7 @@ export async function listWebhooks(ctx: ServiceContext): Promise<Webhook[]> {
   return (await listWebhookRows(ctx.db)).map(toWebhook);
 }
 
-export async function updateWebhook(ctx: WebhookContext, id: number, body: UpdateWebhookBody & { events?: string[] }): Promise<Webhook> {
+export async function updateWebhook(ctx: WebhookContext, id: number, body: UpdateWebhookInput): Promise<Webhook> {
   requirePermission(ctx, PERMISSION);
   const row = await updateWebhookRow(ctx.db, id, body);
   if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../../contract/products.js";
 import type { CreatedWebhook, Webhook, WebhookDelivery } from "../../../contract/webhooks.js";
 import { webhookDeliveries } from "../../db/schema.js";
+import { rowsOf } from "../../db/sql.js";
 import { withTransaction } from "../../db/tx.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
@@ -303,7 +304,7 @@ describe("deliveries", () => {
         await tx.execute(sql`select * from apply_quantity_change(${product.id}::int, 1, null, 1000000000, 'Rolled back', null, 'nobody', null, null, null, null)`);
         await tx.execute(sql`insert into product_audit (product_id, product_name, barcode, action, user_name, changed_fields)
           values (${product.id}::int, 'x', 'x', 'UPDATE', 'nobody', '["product_name"]')`);
-        const [count] = (await tx.execute(sql`select count(*)::int as n from webhook_deliveries`)).rows as Array<{ n: number }>;
+        const [count] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from webhook_deliveries`));
         expect(count?.n).toBe(afterSetup + 2); // written inside the transaction...
         throw new Error("roll back");
       }),
