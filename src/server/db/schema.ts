@@ -331,9 +331,11 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    webhookId: integer("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
+    /**
+     * No foreign key: every tap a webhook hears of would take a key-share lock on the webhook's
+     * row (contended on PostgreSQL). deleteWebhookRow deletes a webhook's deliveries with it.
+     */
+    webhookId: integer("webhook_id").notNull(),
     messageId: text("message_id")
       .notNull()
       .default(sql`('msg_' || replace(gen_random_uuid()::text, '-', ''))`),

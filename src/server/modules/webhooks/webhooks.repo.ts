@@ -44,10 +44,16 @@ export async function updateWebhookRow(
   return row;
 }
 
-/** Deletes a webhook and its delivery log. */
+/**
+ * Deletes a webhook and its delivery log, in one transaction. (A change committing at that moment
+ * may still write a delivery for it: never sent, since a claim needs the webhook's row.)
+ */
 export async function deleteWebhookRow(db: Db, id: number): Promise<boolean> {
-  const rows = await db.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
-  return rows.length > 0;
+  return withTransaction(db, async (tx) => {
+    const rows = await tx.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
+    await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.webhookId, id));
+    return rows.length > 0;
+  });
 }
 
 /**
