@@ -26,7 +26,11 @@ async function main() {
   const app = await buildApp({ config, database, serveClient: false });
   await ensureFirstAdmin(database.db, config, app.log);
   const url = await app.listen({ port: 0, host: "127.0.0.1" });
-  const login = await fetch(`${url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
   const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   const products: number[] = [];
   for (let i = 0; i < PRODUCTS; i++) {

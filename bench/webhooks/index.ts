@@ -105,7 +105,9 @@ async function measure(label: string, databaseUrl?: string): Promise<void> {
     const withHook: Awaited<ReturnType<typeof taps>>[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       without.push(await taps(host));
-      const created = (await (await api(host, "POST", "/webhooks", { url: endpoint.url, events: ["*"] })).json()) as { webhook: { id: number } };
+      const created = (await (await api(host, "POST", "/webhooks", { url: endpoint.url, events: ["*"] })).json()) as {
+        webhook: { id: number };
+      };
       withHook.push(await taps(host));
       await api(host, "DELETE", `/webhooks/${created.webhook.id}`);
       // The worker notices within a poll (1 s) that no webhook is left.
@@ -114,13 +116,17 @@ async function measure(label: string, databaseUrl?: string): Promise<void> {
     const a = { rps: median(withHook.map((r) => r.rps)), p50: median(withHook.map((r) => r.p50)), p99: median(withHook.map((r) => r.p99)) };
     const b = { rps: median(without.map((r) => r.rps)), p50: median(without.map((r) => r.p50)), p99: median(without.map((r) => r.p99)) };
     const ratio = a.rps / Math.max(b.rps, 1);
-    console.log(`\n#### Webhooks on ${label}: taps with a webhook on every event (endpoint answers in 2 s) vs none, ${ROUNDS} alternating rounds of ${SECONDS} s, 10 connections (medians)\n`);
+    console.log(
+      `\n#### Webhooks on ${label}: taps with a webhook on every event (endpoint answers in 2 s) vs none, ${ROUNDS} alternating rounds of ${SECONDS} s, 10 connections (medians)\n`,
+    );
     console.log("| taps | with webhook req/s | p50 / p99 ms | no webhook req/s | p50 / p99 ms | ratio | target |");
     console.log("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
     console.log(
       `| PUT /products/:id/quantity | ${a.rps.toFixed(0)} | ${a.p50} / ${a.p99} | ${b.rps.toFixed(0)} | ${b.p50} / ${b.p99} | ${ratio.toFixed(2)} | ${ratio >= TARGET_RATIO ? "ok" : "MISS"} (>= ${TARGET_RATIO}) |`,
     );
-    console.log(`\nDeliveries the slow endpoint got meanwhile (16 at once per process, 2 s each; the rest wait in the outbox): ${endpoint.received()}`);
+    console.log(
+      `\nDeliveries the slow endpoint got meanwhile (16 at once per process, 2 s each; the rest wait in the outbox): ${endpoint.received()}`,
+    );
   } finally {
     await stopHost(child);
     await endpoint.close();

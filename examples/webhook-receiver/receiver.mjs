@@ -46,10 +46,11 @@ const sync = {
     (product.quantity_on_hand === 0 ? "; sold out: end the listings" : ""),
   "product.created": ({ product }) =>
     `list ${product.barcode} "${product.product_name}" (${product.vendor}) with ${product.quantity_on_hand} in stock`,
-  "product.updated": ({ product, changed_fields }) =>
-    `update the listing of ${product.barcode}: ${changed_fields.join(", ")} changed`,
+  "product.updated": ({ product, changed_fields }) => `update the listing of ${product.barcode}: ${changed_fields.join(", ")} changed`,
   "product.status_changed": ({ product }) =>
-    product.is_active ? `relist ${product.barcode} with ${product.quantity_on_hand} in stock` : `end every listing of ${product.barcode} (disabled)`,
+    product.is_active
+      ? `relist ${product.barcode} with ${product.quantity_on_hand} in stock`
+      : `end every listing of ${product.barcode} (disabled)`,
   "products.imported": ({ import_id, created, updated }) =>
     `an import (${import_id}) created ${created} and updated ${updated} products: fetch GET /api/products?since=<last revision seen> and push their stock`,
   "order.created": ({ order }) => `order ${order.channel} ${order.external_id}: stock already taken; nothing to push but the new stock`,

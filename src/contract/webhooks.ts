@@ -77,7 +77,10 @@ const eventsSchema = z
   .max(WEBHOOK_EVENT_TYPES.length + 1)
   .transform((events) => (events.includes("*") ? ["*"] : [...new Set(events)]));
 
-const descriptionSchema = z.string().trim().max(WEBHOOK_DESCRIPTION_MAX, `Description must be at most ${WEBHOOK_DESCRIPTION_MAX} characters`);
+const descriptionSchema = z
+  .string()
+  .trim()
+  .max(WEBHOOK_DESCRIPTION_MAX, `Description must be at most ${WEBHOOK_DESCRIPTION_MAX} characters`);
 
 export const webhookSchema = z.object({
   id: z.number().int(),

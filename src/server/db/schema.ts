@@ -336,9 +336,7 @@ export const webhookDeliveries = pgTable(
      * row (contended on PostgreSQL). deleteWebhookRow deletes a webhook's deliveries with it.
      */
     webhookId: integer("webhook_id").notNull(),
-    messageId: text("message_id")
-      .notNull()
-      .default(sql`('msg_' || replace(gen_random_uuid()::text, '-', ''))`),
+    messageId: text("message_id").notNull().default(sql`('msg_' || replace(gen_random_uuid()::text, '-', ''))`),
     type: text("type").notNull(),
     productId: integer("product_id"),
     data: jsonb("data").notNull(),

@@ -17,7 +17,10 @@ const output: string[] = [];
 async function lineMatching(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const line = output.join("").split("\n").find((l) => pattern.test(l));
+    const line = output
+      .join("")
+      .split("\n")
+      .find((l) => pattern.test(l));
     if (line) return line;
     if (Date.now() > deadline) throw new Error(`no line matching ${pattern} in:\n${output.join("")}`);
     await new Promise((r) => setTimeout(r, 50));

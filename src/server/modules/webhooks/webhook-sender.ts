@@ -22,18 +22,22 @@ const ANSWER_BYTES = 300;
  * differently for us than when the webhook was saved) is refused too.
  */
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { family: options.family, hints: options.hints, all: true }, (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-    if (err) return callback(err, "", 0);
-    const bad = addresses.find((a) => isLinkLocalAddress(a.address));
-    if (bad) {
-      const refusal = Object.assign(new Error(`${WEBHOOK_MESSAGES.linkLocal}: ${hostname} is ${bad.address}`), { code: "ELINKLOCAL" });
-      return callback(refusal, "", 0);
-    }
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
-    callback(null, first.address, first.family);
-  });
+  lookup(
+    hostname,
+    { family: options.family, hints: options.hints, all: true },
+    (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+      if (err) return callback(err, "", 0);
+      const bad = addresses.find((a) => isLinkLocalAddress(a.address));
+      if (bad) {
+        const refusal = Object.assign(new Error(`${WEBHOOK_MESSAGES.linkLocal}: ${hostname} is ${bad.address}`), { code: "ELINKLOCAL" });
+        return callback(refusal, "", 0);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
+      callback(null, first.address, first.family);
+    },
+  );
 };
 
 /**

@@ -49,8 +49,12 @@ describe("webhook deliveries across a restart", () => {
     const product = (await api.create({ quantity_on_hand: 10 })) as Product;
 
     receiver.answer = () => "hang";
-    expect((await api.put(`/api/products/${product.id}/quantity`, { quantity_change: -1, reason: "Before the restart" })).statusCode).toBe(200);
-    expect((await api.put(`/api/products/${product.id}/quantity`, { quantity_change: -2, reason: "Before the restart" })).statusCode).toBe(200);
+    expect((await api.put(`/api/products/${product.id}/quantity`, { quantity_change: -1, reason: "Before the restart" })).statusCode).toBe(
+      200,
+    );
+    expect((await api.put(`/api/products/${product.id}/quantity`, { quantity_change: -2, reason: "Before the restart" })).statusCode).toBe(
+      200,
+    );
     // The first attempt is under way (the endpoint does not answer); the second waits behind it.
     const [inFlight] = await receiver.waitFor(() => true, 1);
     await first.close();

@@ -31,11 +31,19 @@ describe("webhooks with two server processes", () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const cookieA = await login(a, ADMIN.username, ADMIN.password);
     const cookieB = await login(b, ADMIN.username, ADMIN.password);
-    const hook = await api<CreatedWebhook>(a, cookieA, "POST", "/api/webhooks", { url: receiver.url, events: ["inventory.quantity_changed"] });
+    const hook = await api<CreatedWebhook>(a, cookieA, "POST", "/api/webhooks", {
+      url: receiver.url,
+      events: ["inventory.quantity_changed"],
+    });
     expect(hook.status).toBe(201);
     const products: Product[] = [];
     for (let i = 0; i < 4; i++) {
-      const created = await api<Product>(a, cookieA, "POST", "/api/products", { barcode: `MP-WH-${i}`, product_name: `Card ${i}`, vendor: "Topps", quantity_on_hand: 100 });
+      const created = await api<Product>(a, cookieA, "POST", "/api/products", {
+        barcode: `MP-WH-${i}`,
+        product_name: `Card ${i}`,
+        vendor: "Topps",
+        quantity_on_hand: 100,
+      });
       products.push(created.body);
     }
     // Both processes poll the same outbox: slow answers keep attempts under way in both at once.
@@ -60,7 +68,9 @@ describe("webhooks with two server processes", () => {
     expect(rows.every((r) => r.status === "succeeded" && r.attempts === 1)).toBe(true);
     // Each product's changes arrived in commit order.
     for (const p of products) {
-      const stock = got.filter((r) => (r.json.data.product as Product).id === p.id).map((r) => (r.json.data.product as Product).quantity_on_hand);
+      const stock = got
+        .filter((r) => (r.json.data.product as Product).id === p.id)
+        .map((r) => (r.json.data.product as Product).quantity_on_hand);
       expect(stock).toEqual([...stock].sort((x, y) => y - x));
     }
   });
@@ -68,10 +78,18 @@ describe("webhooks with two server processes", () => {
   it("send a delivery whose process was killed mid-attempt from the process started after", async () => {
     const [a] = servers as [ServerProcess, ServerProcess];
     const cookie = await login(a, ADMIN.username, ADMIN.password);
-    const product = await api<Product>(a, cookie, "POST", "/api/products", { barcode: "MP-WH-KILL", product_name: "Kill Card", vendor: "Topps", quantity_on_hand: 5 });
+    const product = await api<Product>(a, cookie, "POST", "/api/products", {
+      barcode: "MP-WH-KILL",
+      product_name: "Kill Card",
+      vendor: "Topps",
+      quantity_on_hand: 5,
+    });
     receiver.received.length = 0;
     receiver.answer = () => "hang";
-    expect((await api(a, cookie, "PUT", `/api/products/${product.body.id}/quantity`, { quantity_change: -1, reason: "Before the crash" })).status).toBe(200);
+    expect(
+      (await api(a, cookie, "PUT", `/api/products/${product.body.id}/quantity`, { quantity_change: -1, reason: "Before the crash" }))
+        .status,
+    ).toBe(200);
     const [cut] = await receiver.waitFor(() => true, 1);
     // Both processes die at once (whichever was sending); the attempt never got its answer.
     for (const s of servers) s.child.kill("SIGKILL");

@@ -60,7 +60,12 @@ export async function deleteWebhookRow(db: Db, id: number): Promise<boolean> {
  * Any event for code that writes no audit row (orders): call it in the change's transaction, as
  * the triggers of migration 0012 do. Answers how many deliveries it wrote (one per subscribed webhook).
  */
-export async function enqueueWebhookEvent(tx: Db, type: string, data: Record<string, unknown>, productId: number | null = null): Promise<number> {
+export async function enqueueWebhookEvent(
+  tx: Db,
+  type: string,
+  data: Record<string, unknown>,
+  productId: number | null = null,
+): Promise<number> {
   const [row] = rowsOf<{ written: number }>(
     await tx.execute(sql`select enqueue_webhook_event(${type}::text, ${productId}::int, ${jsonParam(data)}) as written`),
   );
@@ -191,7 +196,11 @@ export interface AttemptOutcome {
  * The share lock on the product waits for a change to it that is committing, so that change's
  * delivery is seen here and released in turn (never left waiting).
  */
-export async function recordAttempt(db: Db, delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<"succeeded" | "pending" | "failed"> {
+export async function recordAttempt(
+  db: Db,
+  delivery: ClaimedDelivery,
+  outcome: AttemptOutcome,
+): Promise<"succeeded" | "pending" | "failed"> {
   return withTransaction(db, async (tx) => {
     if (delivery.productId !== null) {
       await tx.execute(sql`select 1 from products where id = ${delivery.productId}::int for share`);

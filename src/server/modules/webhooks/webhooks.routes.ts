@@ -31,7 +31,7 @@ const config = { permission: "canManageUsers" } as const;
 
 const DELIVERY_RULES =
   "A delivery is a POST of `{type, timestamp, data}` (JSON) with the Standard Webhooks headers `webhook-id`, " +
-  "`webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of \"<id>.<timestamp>.<body>\">`, keyed " +
+  '`webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed ' +
   "with the secret's decoded bytes). A 2xx answer within 10 s is success; anything else is tried again with the " +
   "same `webhook-id` after about 5 s, 30 s, 2 min, 10 min, 1 h, then hourly, for 24 hours, then the delivery has " +
   "failed. An endpoint failing for 24 hours is disabled. Deliveries are written in the transaction of the change " +
@@ -60,7 +60,12 @@ export async function webhooksRoutes(app: ZodApp): Promise<void> {
     "/webhooks",
     {
       config,
-      schema: { tags, security, summary: "Webhook endpoints (never their secrets)", response: { 200: z.array(webhookSchema), ...errorAnswers(401, 403, 503) } },
+      schema: {
+        tags,
+        security,
+        summary: "Webhook endpoints (never their secrets)",
+        response: { 200: z.array(webhookSchema), ...errorAnswers(401, 403, 503) },
+      },
     },
     async (request) => listWebhooks(serviceContext(app, request)),
   );
@@ -85,11 +90,17 @@ export async function webhooksRoutes(app: ZodApp): Promise<void> {
     "/webhooks/:id",
     {
       config,
-      schema: { tags, security, summary: "Delete a webhook and its delivery log", params: idParamsSchema, response: { 204: z.null(), ...errorAnswers(401, 403, 404, 503) } },
+      schema: {
+        tags,
+        security,
+        summary: "Delete a webhook and its delivery log",
+        params: idParamsSchema,
+        response: { 204: z.null(), ...errorAnswers(401, 403, 404, 503) },
+      },
     },
     async (request, reply) => {
       await deleteWebhook(serviceContext(app, request), request.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 

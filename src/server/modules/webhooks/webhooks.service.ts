@@ -70,7 +70,13 @@ async function existing(ctx: ServiceContext, id: number): Promise<WebhookRow> {
 export async function createWebhook(ctx: WebhookContext, body: CreateWebhookInput): Promise<CreatedWebhook> {
   requirePermission(ctx, PERMISSION);
   const secret = newWebhookSecret();
-  const row = await insertWebhook(ctx.db, { url: body.url, events: body.events, description: body.description, secret, createdBy: ctx.actor.id });
+  const row = await insertWebhook(ctx.db, {
+    url: body.url,
+    events: body.events,
+    description: body.description,
+    secret,
+    createdBy: ctx.actor.id,
+  });
   ctx.worker.nudge(true);
   return { webhook: toWebhook(row), secret };
 }

@@ -73,7 +73,8 @@ export class Receiver {
       const found = this.received.filter(predicate);
       if (found.length >= count) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`waited ${timeoutMs} ms for ${count} webhook request(s), got ${found.length} (of ${this.received.length})`);
+      if (left <= 0)
+        throw new Error(`waited ${timeoutMs} ms for ${count} webhook request(s), got ${found.length} (of ${this.received.length})`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 200));
         this.waiters.push(() => {

@@ -39,7 +39,9 @@ describe("the Standard Webhooks signature", () => {
     const multi = `v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= v2,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= ${VECTOR.signature}`;
     expect(verifyWebhook(VECTOR.secret, { ...headers, "webhook-signature": multi }, VECTOR.payload, { now })).toBe(true);
     expect(verifyWebhook(VECTOR.secret, headers, '{"test": 2432232315}', { now })).toBe(false);
-    expect(verifyWebhook(VECTOR.secret, { ...headers, "webhook-signature": "v1,dawfeoifkpqwoekfpqoekf" }, VECTOR.payload, { now })).toBe(false);
+    expect(verifyWebhook(VECTOR.secret, { ...headers, "webhook-signature": "v1,dawfeoifkpqwoekfpqoekf" }, VECTOR.payload, { now })).toBe(
+      false,
+    );
     expect(verifyWebhook(VECTOR.secret, headers, VECTOR.payload, { now: now + 301_000 })).toBe(false);
     const fresh = webhookHeaders(VECTOR.secret, "msg_1", "{}");
     expect(verifyWebhook(VECTOR.secret, fresh, "{}")).toBe(true);
@@ -82,7 +84,12 @@ describe("webhook endpoints", () => {
     const created = await addWebhook({ url: "http://192.168.1.20:8080/sync", events: ["product.created"], description: "web store" });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(created.secret.slice(6), "base64").length).toBe(32);
-    expect(created.webhook).toMatchObject({ url: "http://192.168.1.20:8080/sync", events: ["product.created"], description: "web store", enabled: true });
+    expect(created.webhook).toMatchObject({
+      url: "http://192.168.1.20:8080/sync",
+      events: ["product.created"],
+      description: "web store",
+      enabled: true,
+    });
 
     const list = await manager.get("/api/webhooks");
     expect(list.body).not.toContain(created.secret);
@@ -148,7 +155,9 @@ describe("deliveries", () => {
     const tapped = await manager.put(`/api/products/${product.id}/quantity`, { quantity_change: -1, reason: "Streamer adjustment" });
     const answeredAt = Date.now();
     expect(tapped.statusCode).toBe(200);
-    const [got] = await receiver.waitFor((r) => r.json.type === "inventory.quantity_changed" && (r.json.data.product as Product).id === product.id);
+    const [got] = await receiver.waitFor(
+      (r) => r.json.type === "inventory.quantity_changed" && (r.json.data.product as Product).id === product.id,
+    );
     if (!got) throw new Error("no delivery");
     expect(receiver.received.length).toBeGreaterThan(before);
     expect(got.at - answeredAt).toBeLessThan(1_000);
@@ -163,18 +172,24 @@ describe("deliveries", () => {
   it("report creates, edits with their changed fields, status changes, imports and tests", async () => {
     const barcode = newBarcode("WH");
     const product = await manager.create({ barcode, quantity_on_hand: 3 });
-    const created = await receiver.waitFor((r) => r.json.type === "product.created" && (r.json.data.product as Product).barcode === barcode);
+    const created = await receiver.waitFor(
+      (r) => r.json.type === "product.created" && (r.json.data.product as Product).barcode === barcode,
+    );
     expect(created[0]?.json.data).toEqual({ product });
 
     const edited = await manager.put(`/api/products/${product.id}`, { product_name: "Renamed Card", quantity_on_hand: 7 });
     expect(edited.statusCode).toBe(200);
     const updated = await receiver.waitFor((r) => r.json.type === "product.updated" && (r.json.data.product as Product).id === product.id);
     expect(updated[0]?.json.data).toEqual({ product: edited.json(), changed_fields: ["product_name", "quantity_on_hand"] });
-    const stock = await receiver.waitFor((r) => r.json.type === "inventory.quantity_changed" && (r.json.data.product as Product).id === product.id);
+    const stock = await receiver.waitFor(
+      (r) => r.json.type === "inventory.quantity_changed" && (r.json.data.product as Product).id === product.id,
+    );
     expect(stock[0]?.json.data).toMatchObject({ quantity_change: 4, reason: "Product edited" });
 
     const disabled = await manager.put(`/api/products/${product.id}/status`, { is_active: false });
-    const status = await receiver.waitFor((r) => r.json.type === "product.status_changed" && (r.json.data.product as Product).id === product.id);
+    const status = await receiver.waitFor(
+      (r) => r.json.type === "product.status_changed" && (r.json.data.product as Product).id === product.id,
+    );
     expect(status[0]?.json.data).toEqual({ product: disabled.json() });
 
     const imported = await manager.post("/api/products/import", {
@@ -188,7 +203,9 @@ describe("deliveries", () => {
     const done = await receiver.waitFor((r) => r.json.type === "products.imported" && r.json.data.import_id === importId);
     expect(done[0]?.json.data).toEqual({ import_id: importId, created: 2, updated: 0 });
     // One event for the import, none per imported product.
-    expect(receiver.ofType("product.created").filter((r) => String((r.json.data.product as Product).product_name).startsWith("Imported"))).toEqual([]);
+    expect(
+      receiver.ofType("product.created").filter((r) => String((r.json.data.product as Product).product_name).startsWith("Imported")),
+    ).toEqual([]);
 
     const test = await manager.post(`/api/webhooks/${hook.webhook.id}/test`);
     expect(test.statusCode).toBe(202);
@@ -199,7 +216,14 @@ describe("deliveries", () => {
       const entry = list.find((d) => d.id === test.json().id);
       return entry?.status === "succeeded" ? list : undefined;
     });
-    expect(log[0]).toMatchObject({ type: "webhook.test", status: "succeeded", attempts: 1, last_status: 200, last_error: null, next_attempt_at: null });
+    expect(log[0]).toMatchObject({
+      type: "webhook.test",
+      status: "succeeded",
+      attempts: 1,
+      last_status: 200,
+      last_error: null,
+      next_attempt_at: null,
+    });
     expect(log.map((d) => d.id)).toEqual([...log.map((d) => d.id)].sort((a, b) => b - a));
   });
 
@@ -208,10 +232,15 @@ describe("deliveries", () => {
     receiver.answer = (r, i) => ({ status: 200, delayMs: r.json.type === "inventory.quantity_changed" ? (i % 3) * 40 : 0 });
     try {
       const taps = await Promise.all(
-        Array.from({ length: 12 }, () => manager.put(`/api/products/${product.id}/quantity`, { quantity_change: -1, reason: "Streamer adjustment" })),
+        Array.from({ length: 12 }, () =>
+          manager.put(`/api/products/${product.id}/quantity`, { quantity_change: -1, reason: "Streamer adjustment" }),
+        ),
       );
       expect(taps.every((r) => r.statusCode === 200)).toBe(true);
-      const got = await receiver.waitFor((r) => r.json.type === "inventory.quantity_changed" && (r.json.data.product as Product).id === product.id, 12);
+      const got = await receiver.waitFor(
+        (r) => r.json.type === "inventory.quantity_changed" && (r.json.data.product as Product).id === product.id,
+        12,
+      );
       expect(got.map((r) => (r.json.data.product as Product).quantity_on_hand)).toEqual(Array.from({ length: 12 }, (_, i) => 99 - i));
     } finally {
       receiver.answer = () => ({ status: 200 });
@@ -239,7 +268,10 @@ describe("deliveries", () => {
       for (const a of attempts) expect(verifyWebhook(hook.secret, a.headers, a.body)).toBe(true);
       const [id] = ids;
       const delivery = await eventually(async () => {
-        const [row] = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, String(id)));
+        const [row] = await t.app.db
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.messageId, String(id)));
         return row?.status === "succeeded" ? row : undefined;
       });
       expect(delivery).toMatchObject({ attempts: 3, lastStatus: 200, lastError: null });
@@ -301,7 +333,9 @@ describe("deliveries", () => {
     // The real tap statement, and a real product create, in a transaction that rolls back.
     await expect(
       withTransaction(t.app.db, async (tx) => {
-        await tx.execute(sql`select * from apply_quantity_change(${product.id}::int, 1, null, 1000000000, 'Rolled back', null, 'nobody', null, null, null, null)`);
+        await tx.execute(
+          sql`select * from apply_quantity_change(${product.id}::int, 1, null, 1000000000, 'Rolled back', null, 'nobody', null, null, null, null)`,
+        );
         await tx.execute(sql`insert into product_audit (product_id, product_name, barcode, action, user_name, changed_fields)
           values (${product.id}::int, 'x', 'x', 'UPDATE', 'nobody', '["product_name"]')`);
         const [count] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from webhook_deliveries`));

@@ -10,7 +10,9 @@ export function IntegrationsView() {
           <Plug aria-hidden="true" className="h-7 w-7 shrink-0 text-blue-700 dark:text-blue-400" />
           Integrations
         </h1>
-        <p className="text-sm text-gray-700 dark:text-gray-300">Connect marketplaces, a web store or a script on the shop's network to one stock.</p>
+        <p className="text-sm text-gray-700 dark:text-gray-300">
+          Connect marketplaces, a web store or a script on the shop's network to one stock.
+        </p>
       </div>
       <WebhooksSection />
     </div>

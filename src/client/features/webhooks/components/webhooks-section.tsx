@@ -44,7 +44,10 @@ function WebhookCard({ webhook }: { webhook: Webhook }) {
     });
 
   return (
-    <article aria-label={webhook.url} className="flex flex-col gap-3 rounded-xl border border-gray-200 bg-white p-4 dark:border-gray-700 dark:bg-gray-900">
+    <article
+      aria-label={webhook.url}
+      className="flex flex-col gap-3 rounded-xl border border-gray-200 bg-white p-4 dark:border-gray-700 dark:bg-gray-900"
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <p className="break-all font-mono text-sm font-semibold">{webhook.url}</p>
@@ -74,7 +77,11 @@ function WebhookCard({ webhook }: { webhook: Webhook }) {
           {webhook.enabled ? "Disable" : "Enable"}
         </Button>
         <Button size="sm" variant="outline" aria-expanded={showLog} aria-controls={logId} onClick={() => setShowLog((s) => !s)}>
-          {showLog ? <ChevronDown aria-hidden="true" className="h-3.5 w-3.5" /> : <ChevronRight aria-hidden="true" className="h-3.5 w-3.5" />}
+          {showLog ? (
+            <ChevronDown aria-hidden="true" className="h-3.5 w-3.5" />
+          ) : (
+            <ChevronRight aria-hidden="true" className="h-3.5 w-3.5" />
+          )}
           Delivery log
         </Button>
         <Button size="sm" variant="danger" onClick={() => setConfirmDelete(true)} disabled={remove.isPending}>
