@@ -319,13 +319,15 @@ describe("deliveries", () => {
     const product = await manager.create({ quantity_on_hand: 1 });
     const other = await manager.create({ quantity_on_hand: 1 });
     await manager.put(`/api/products/${other.id}/status`, { is_active: false });
+    await manager.put(`/api/products/${product.id}`, { product_name: "Renamed" });
     await receiver.waitFor((r) => r.json.type === "product.status_changed" && (r.json.data.product as Product).id === other.id);
+    await receiver.waitFor((r) => r.json.type === "product.updated" && (r.json.data.product as Product).id === product.id);
     const afterSetup = (await deliveryRows()).length;
 
     expect((await manager.put(`/api/products/${product.id}/quantity`, { quantity_change: -5, reason: "Oversell" })).statusCode).toBe(409);
     expect((await manager.put(`/api/products/${other.id}/quantity`, { quantity_change: 1, reason: "Disabled" })).statusCode).toBe(409);
-    // The name was set by the create, after version 0: a version conflict, nothing changes.
-    expect((await manager.put(`/api/products/${product.id}`, { product_name: "Stale", version: 0 })).statusCode).toBe(409);
+    // The name changed since version 1: a version conflict, nothing changes.
+    expect((await manager.put(`/api/products/${product.id}`, { product_name: "Stale", version: 1 })).statusCode).toBe(409);
     expect((await manager.put(`/api/products/${product.id}`, { barcode: other.barcode })).statusCode).toBe(409);
     expect((await manager.put(`/api/products/999999/quantity`, { quantity_change: 1, reason: "Nobody" })).statusCode).toBe(404);
     expect((await deliveryRows()).length).toBe(afterSetup);
