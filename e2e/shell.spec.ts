@@ -69,16 +69,17 @@ test.describe("views and navigation per role", () => {
     await expect(nav.getByRole("button", { name: "Full Inventory" })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
     await expect(nav.getByRole("button", { name: "Manage Users" })).toHaveCount(0);
+    await expect(nav.getByRole("button", { name: "Integrations" })).toHaveCount(0);
     await nav.getByRole("button", { name: "Streamer View" }).click();
     await expect(page.getByRole("heading", { name: "Streamer Interface" })).toBeVisible();
     await expect(page.getByText("Inventory", { exact: true })).toBeVisible();
   });
 
-  test("manager and super admin: all three views", async ({ page }) => {
+  test("manager and super admin: every view, Integrations included", async ({ page }) => {
     const manager = await createUser(api, "manager");
     await signIn(page, manager);
     const nav = page.getByRole("navigation", { name: "Views" });
-    await expect(nav.getByRole("button")).toHaveText(["Streamer View", "Full Inventory", "Manage Users"]);
+    await expect(nav.getByRole("button")).toHaveText(["Streamer View", "Full Inventory", "Manage Users", "Integrations"]);
     await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
     await nav.getByRole("button", { name: "Manage Users" }).click();
     await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
@@ -89,7 +90,7 @@ test.describe("views and navigation per role", () => {
     await page.getByLabel("Password").fill(E2E_ADMIN.password);
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page.getByText("Super Administrator")).toBeVisible();
-    await expect(nav.getByRole("button")).toHaveText(["Streamer View", "Full Inventory", "Manage Users"]);
+    await expect(nav.getByRole("button")).toHaveText(["Streamer View", "Full Inventory", "Manage Users", "Integrations"]);
   });
 });
 
