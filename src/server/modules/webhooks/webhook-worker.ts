@@ -18,6 +18,13 @@ export interface WebhookWorkerOptions {
   concurrency: number;
 }
 
+/** `show_id` and `order_id` are in a quantity change's data only when it has them (the trigger writes both, null or not). */
+function withoutNullTags(data: unknown): unknown {
+  if (!data || typeof data !== "object") return data;
+  const { show_id, order_id, ...rest } = data as Record<string, unknown>;
+  return { ...rest, ...(show_id == null ? {} : { show_id }), ...(order_id == null ? {} : { order_id }) };
+}
+
 /** Between two looks for deliveries when changes come in fast: a burst of taps costs a few claims, not one each. */
 const MIN_CLAIM_GAP_MS = 20;
 
@@ -131,7 +138,7 @@ export class WebhookWorker {
   }
 
   private async attempt(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
-    const body = JSON.stringify({ type: delivery.type, timestamp: delivery.createdAt, data: delivery.data });
+    const body = JSON.stringify({ type: delivery.type, timestamp: delivery.createdAt, data: withoutNullTags(delivery.data) });
     const headers = webhookHeaders(delivery.secret, delivery.messageId, body);
     const result = await postWebhook(delivery.url, headers, body, { timeoutMs: this.options.timeoutMs, signal });
     if (signal.aborted) {

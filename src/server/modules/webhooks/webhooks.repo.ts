@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { webhookDeliveries, webhooks } from "../../db/schema.js";
-import { jsonParam, rowsOf } from "../../db/sql.js";
+import { rowsOf } from "../../db/sql.js";
 import { withTransaction } from "../../db/tx.js";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -67,7 +67,7 @@ export async function enqueueWebhookEvent(
   productId: number | null = null,
 ): Promise<number> {
   const [row] = rowsOf<{ written: number }>(
-    await tx.execute(sql`select enqueue_webhook_event(${type}::text, ${productId}::int, ${jsonParam(data)}) as written`),
+    await tx.execute(sql`select enqueue_webhook_event(${type}::text, ${productId}::int, ${JSON.stringify(data)}::text::json) as written`),
   );
   return Number(row?.written ?? 0);
 }
