@@ -122,3 +122,52 @@ END $$;--> statement-breakpoint
 CREATE TRIGGER imports_webhooks AFTER UPDATE OF status ON imports FOR EACH ROW
   WHEN (NEW.status = 'done' AND OLD.status IS DISTINCT FROM 'done')
   EXECUTE FUNCTION import_done_to_webhooks();
+--> statement-breakpoint
+-- An attempt's outcome in one statement (one round trip: on the embedded database the worker
+-- shares the one connection with the taps): the delivery succeeded, is due again after
+-- p_retry_secs, or failed once older than p_give_up_secs; the endpoint's failure streak (disabled
+-- once it has failed for p_give_up_secs); and, once the delivery is done, the next delivery of the
+-- same product to the same webhook is released. The share lock on the product waits for a change
+-- to it that is committing, so that change's delivery is seen here and released in turn.
+CREATE FUNCTION record_webhook_attempt(
+  p_id bigint, p_webhook_id integer, p_product_id integer, p_ok boolean, p_status integer, p_error text,
+  p_retry_secs double precision, p_give_up_secs double precision, p_disabled_reason text
+) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  outcome text;
+  give_up interval := make_interval(secs => p_give_up_secs);
+  retry interval := make_interval(secs => p_retry_secs);
+BEGIN
+  IF p_product_id IS NOT NULL THEN
+    PERFORM 1 FROM products WHERE id = p_product_id FOR SHARE;
+  END IF;
+  IF p_ok THEN
+    UPDATE webhook_deliveries SET status = 'succeeded', last_status = p_status, last_error = NULL,
+        next_attempt_at = NULL, lease_until = NULL, finished_at = now()
+      WHERE id = p_id RETURNING status INTO outcome;
+    UPDATE webhooks SET failing_since = NULL WHERE id = p_webhook_id AND failing_since IS NOT NULL;
+  ELSE
+    UPDATE webhook_deliveries d SET
+        status = CASE WHEN d.created_at + give_up < now() + retry THEN 'failed' ELSE 'pending' END,
+        next_attempt_at = CASE WHEN d.created_at + give_up < now() + retry THEN NULL ELSE now() + retry END,
+        finished_at = CASE WHEN d.created_at + give_up < now() + retry THEN now() ELSE NULL END,
+        last_status = p_status, last_error = p_error, lease_until = NULL
+      WHERE d.id = p_id RETURNING d.status INTO outcome;
+    UPDATE webhooks w SET failing_since = coalesce(w.failing_since, now()),
+        enabled = CASE WHEN w.failing_since <= now() - give_up THEN false ELSE w.enabled END,
+        disabled_reason = CASE WHEN w.enabled AND w.failing_since <= now() - give_up THEN p_disabled_reason
+          ELSE w.disabled_reason END
+      WHERE w.id = p_webhook_id;
+  END IF;
+  outcome := coalesce(outcome, 'failed');
+  IF outcome <> 'pending' AND p_product_id IS NOT NULL THEN
+    UPDATE webhook_deliveries SET next_attempt_at = now()
+      WHERE id = (SELECT min(e.id) FROM webhook_deliveries e
+          WHERE e.webhook_id = p_webhook_id AND e.product_id = p_product_id
+            AND e.status = 'pending' AND e.next_attempt_at IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+          WHERE e.webhook_id = p_webhook_id AND e.product_id = p_product_id
+            AND e.status = 'pending' AND e.next_attempt_at IS NOT NULL);
+  END IF;
+  RETURN outcome;
+END $$;

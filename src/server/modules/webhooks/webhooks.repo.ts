@@ -189,65 +189,17 @@ export interface AttemptOutcome {
   disabledReason: string;
 }
 
-/**
- * Records an attempt, in one transaction: the delivery succeeded, is due again later, or failed
- * for good; the endpoint's failure streak (disabled once it has failed for `giveUpMs`); and, once
- * the delivery is done, the next delivery of the same product to the same webhook is released.
- * The share lock on the product waits for a change to it that is committing, so that change's
- * delivery is seen here and released in turn (never left waiting).
- */
+/** Records an attempt with record_webhook_attempt() (migration 0012): one statement, so one short transaction. */
 export async function recordAttempt(
   db: Db,
   delivery: ClaimedDelivery,
   outcome: AttemptOutcome,
 ): Promise<"succeeded" | "pending" | "failed"> {
-  return withTransaction(db, async (tx) => {
-    if (delivery.productId !== null) {
-      await tx.execute(sql`select 1 from products where id = ${delivery.productId}::int for share`);
-    }
-    const retrySecs = outcome.retryInMs / 1000;
-    const giveUpSecs = outcome.giveUpMs / 1000;
-    const [row] = rowsOf<{ status: "succeeded" | "pending" | "failed" }>(
-      outcome.ok
-        ? await tx.execute(sql`
-            update webhook_deliveries set status = 'succeeded', last_status = ${outcome.status}::int, last_error = null,
-              next_attempt_at = null, lease_until = null, finished_at = now()
-            where id = ${delivery.id}::bigint returning status`)
-        : await tx.execute(sql`
-            update webhook_deliveries set
-              status = case when created_at + make_interval(secs => ${giveUpSecs}) < now() + make_interval(secs => ${retrySecs})
-                then 'failed' else 'pending' end,
-              next_attempt_at = case when created_at + make_interval(secs => ${giveUpSecs}) < now() + make_interval(secs => ${retrySecs})
-                then null else now() + make_interval(secs => ${retrySecs}) end,
-              finished_at = case when created_at + make_interval(secs => ${giveUpSecs}) < now() + make_interval(secs => ${retrySecs})
-                then now() else null end,
-              last_status = ${outcome.status}::int, last_error = ${outcome.error}, lease_until = null
-            where id = ${delivery.id}::bigint returning status`),
-    );
-    const status = row?.status ?? "failed";
-    if (outcome.ok) {
-      await tx.execute(sql`update webhooks set failing_since = null where id = ${delivery.webhookId}::int and failing_since is not null`);
-    } else {
-      await tx.execute(sql`
-        update webhooks set failing_since = coalesce(failing_since, now()),
-          enabled = case when failing_since is not null and failing_since <= now() - make_interval(secs => ${giveUpSecs})
-            then false else enabled end,
-          disabled_reason = case when enabled and failing_since is not null
-            and failing_since <= now() - make_interval(secs => ${giveUpSecs}) then ${outcome.disabledReason} else disabled_reason end
-        where id = ${delivery.webhookId}::int`);
-    }
-    if (status !== "pending" && delivery.productId !== null) {
-      await tx.execute(sql`
-        update webhook_deliveries set next_attempt_at = now()
-        where id = (
-          select min(e.id) from webhook_deliveries e
-          where e.webhook_id = ${delivery.webhookId}::int and e.product_id = ${delivery.productId}::int
-            and e.status = 'pending' and e.next_attempt_at is null)
-          and not exists (
-            select 1 from webhook_deliveries e
-            where e.webhook_id = ${delivery.webhookId}::int and e.product_id = ${delivery.productId}::int
-              and e.status = 'pending' and e.next_attempt_at is not null)`);
-    }
-    return status;
-  });
+  const [row] = rowsOf<{ outcome: "succeeded" | "pending" | "failed" }>(
+    await db.execute(sql`
+      select record_webhook_attempt(${delivery.id}::bigint, ${delivery.webhookId}::int, ${delivery.productId}::int,
+        ${outcome.ok}::boolean, ${outcome.status}::int, ${outcome.error}::text, ${outcome.retryInMs / 1000}::float8,
+        ${outcome.giveUpMs / 1000}::float8, ${outcome.disabledReason}::text) as outcome`),
+  );
+  return row?.outcome ?? "failed";
 }
