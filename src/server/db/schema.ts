@@ -314,6 +314,8 @@ export const webhooks = pgTable("webhooks", {
   description: text("description").notNull().default(""),
   secret: text("secret").notNull(),
   enabled: boolean("enabled").notNull().default(true),
+  /** Random, per webhook: its deliveries' webhook-ids are `msg_<prefix>_<delivery id>`, unique across installations too. */
+  messagePrefix: text("message_prefix").notNull().default(sql`left(replace(gen_random_uuid()::text, '-', ''), 12)`),
   disabledReason: text("disabled_reason"),
   failingSince: ts("failing_since"),
   createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
@@ -337,7 +339,12 @@ export const webhookDeliveries = pgTable(
      * row (contended on PostgreSQL). deleteWebhookRow deletes a webhook's deliveries with it.
      */
     webhookId: integer("webhook_id").notNull(),
-    messageId: text("message_id").notNull().default(sql`('msg_' || replace(gen_random_uuid()::text, '-', ''))`),
+    /**
+     * The `webhook-id` of every attempt: `msg_<the webhook's message_prefix>_<id>`, set by
+     * enqueue_webhook_event() (no random number per row: on the embedded database that costs as
+     * much as the insert itself).
+     */
+    messageId: text("message_id").notNull(),
     type: text("type").notNull(),
     productId: integer("product_id"),
     /** json, not jsonb: written on every reported tap, where turning product_json()'s json into jsonb costs a parse. */
@@ -354,7 +361,6 @@ export const webhookDeliveries = pgTable(
     finishedAt: ts("finished_at"),
   },
   (t) => [
-    index("webhook_deliveries_log_idx").on(t.webhookId, t.id.desc()),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending' and ${t.nextAttemptAt} is not null`),
     index("webhook_deliveries_lane_idx").on(t.webhookId, t.productId, t.id).where(sql`${t.status} = 'pending'`),
   ],

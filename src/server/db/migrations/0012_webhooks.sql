@@ -1,7 +1,7 @@
 CREATE TABLE "webhook_deliveries" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"webhook_id" integer NOT NULL,
-	"message_id" text DEFAULT ('msg_' || replace(gen_random_uuid()::text, '-', '')) NOT NULL,
+	"message_id" text NOT NULL,
 	"type" text NOT NULL,
 	"product_id" integer,
 	"data" json NOT NULL,
@@ -22,6 +22,7 @@ CREATE TABLE "webhooks" (
 	"description" text DEFAULT '' NOT NULL,
 	"secret" text NOT NULL,
 	"enabled" boolean DEFAULT true NOT NULL,
+	"message_prefix" text DEFAULT left(replace(gen_random_uuid()::text, '-', ''), 12) NOT NULL,
 	"disabled_reason" text,
 	"failing_since" timestamp with time zone,
 	"created_by" integer,
@@ -30,7 +31,6 @@ CREATE TABLE "webhooks" (
 );
 --> statement-breakpoint
 ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_log_idx" ON "webhook_deliveries" USING btree ("webhook_id","id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending' and "webhook_deliveries"."next_attempt_at" is not null;--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_lane_idx" ON "webhook_deliveries" USING btree ("webhook_id","product_id","id") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
 -- Written by hand from here on (drizzle-kit generates no functions or triggers). The outbox is
@@ -55,13 +55,18 @@ END $$;--> statement-breakpoint
 CREATE FUNCTION enqueue_webhook_event(p_type text, p_product_id integer, p_data json) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   hook integer;
+  prefix text;
+  delivery bigint;
   written integer := 0;
 BEGIN
   -- One webhook at a time (a handful at most): each statement keeps a plan that probes the
   -- lane index. (Written as one INSERT ... SELECT, a call took longer the fuller the outbox was.)
-  FOR hook IN SELECT w.id FROM webhooks w WHERE w.enabled AND (w.events ? '*' OR w.events ? p_type) ORDER BY w.id LOOP
-    INSERT INTO webhook_deliveries (webhook_id, type, product_id, data, next_attempt_at)
-    VALUES (hook, p_type, p_product_id, p_data,
+  -- The webhook-id is the webhook's random prefix and the delivery's id: no random number per row.
+  FOR hook, prefix IN SELECT w.id, w.message_prefix FROM webhooks w
+      WHERE w.enabled AND (w.events ? '*' OR w.events ? p_type) ORDER BY w.id LOOP
+    delivery := nextval('webhook_deliveries_id_seq');
+    INSERT INTO webhook_deliveries (id, message_id, webhook_id, type, product_id, data, next_attempt_at)
+    VALUES (delivery, 'msg_' || prefix || '_' || delivery, hook, p_type, p_product_id, p_data,
       CASE WHEN p_product_id IS NOT NULL AND EXISTS (
           SELECT 1 FROM webhook_deliveries e
           WHERE e.webhook_id = hook AND e.product_id = p_product_id AND e.status = 'pending')

@@ -73,8 +73,13 @@ export async function enqueueWebhookEvent(
 }
 
 /** A `webhook.test` delivery to one webhook, whatever its event filter. */
-export async function insertTestDelivery(db: Db, webhookId: number, data: Record<string, unknown>): Promise<DeliveryRow> {
-  const [row] = await db.insert(webhookDeliveries).values({ webhookId, type: "webhook.test", data }).returning();
+export async function insertTestDelivery(db: Db, webhook: WebhookRow, data: Record<string, unknown>): Promise<DeliveryRow> {
+  const [next] = rowsOf<{ id: string | number }>(await db.execute(sql`select nextval('webhook_deliveries_id_seq') as id`));
+  const id = Number(next?.id);
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({ id, messageId: `msg_${webhook.messagePrefix}_${id}`, webhookId: webhook.id, type: "webhook.test", data })
+    .returning();
   if (!row) throw new Error("insert into webhook_deliveries returned no row");
   return row;
 }

@@ -103,7 +103,7 @@ export async function deleteWebhook(ctx: ServiceContext, id: number): Promise<vo
 export async function sendTestDelivery(ctx: WebhookContext, id: number): Promise<WebhookDelivery> {
   requirePermission(ctx, PERMISSION);
   const webhook = await existing(ctx, id);
-  const row = await insertTestDelivery(ctx.db, webhook.id, {
+  const row = await insertTestDelivery(ctx.db, webhook, {
     webhook_id: webhook.id,
     message: "A test delivery from Blez Inventory",
     sent_by: ctx.actor.username,

@@ -163,7 +163,7 @@ describe("deliveries", () => {
     expect(got.at - answeredAt).toBeLessThan(1_000);
     expect(got.json.data).toEqual({ product: tapped.json(), quantity_change: -1, reason: "Streamer adjustment" });
     expect(got.json.timestamp).toMatch(/Z$/);
-    expect(got.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(got.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{12}_\d+$/);
     expect(got.headers["content-type"]).toBe("application/json");
     expect(verifyWebhook(hook.secret, got.headers, got.body)).toBe(true);
     expect(verifyWebhook(`whsec_${Buffer.alloc(32).toString("base64")}`, got.headers, got.body)).toBe(false);
