@@ -1,17 +1,25 @@
 /**
- * `npm run bench`: every benchmark in turn. BENCH_ONLY=hot-paths, busy-shop or reports runs one.
+ * `npm run bench`: every benchmark in turn. BENCH_ONLY=hot-paths, busy-shop, reports or webhooks runs one.
  * - hot-paths (bench/hot-paths/): scan and tap, app against a bare baseline on the same database
  * - busy-shop (bench/busy-shop/): a live stream with 200 sockets, taps, edits and an import at once,
  *   on PGlite and on PostgreSQL (BENCH_DB=pglite|postgres for one), plus an import vs COPY ratio
  * - reports (bench/reports/): each report endpoint over a year of 1,000,000 quantity audit rows,
  *   p50 of 5 calls, on PGlite and on PostgreSQL (BENCH_DB as above)
+ * - webhooks (bench/webhooks/): taps with a webhook on every event whose endpoint answers in 2 s,
+ *   against the same taps with no webhook (target ratio 0.9)
  */
 import { runBusyShop } from "./busy-shop/index.js";
 import { cleanUp } from "./busy-shop/servers.js";
 import { runHotPaths } from "./hot-paths/index.js";
 import { runReports } from "./reports/index.js";
+import { runWebhooks } from "./webhooks/index.js";
 
-const parts: Record<string, () => Promise<void>> = { "hot-paths": runHotPaths, "busy-shop": runBusyShop, reports: runReports };
+const parts: Record<string, () => Promise<void>> = {
+  "hot-paths": runHotPaths,
+  "busy-shop": runBusyShop,
+  reports: runReports,
+  webhooks: runWebhooks,
+};
 
 async function main() {
   const only = process.env.BENCH_ONLY;

@@ -69,6 +69,7 @@ test.describe("views and navigation per role", () => {
     await expect(nav.getByRole("button", { name: "Full Inventory" })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
     await expect(nav.getByRole("button", { name: "Manage Users" })).toHaveCount(0);
+    await expect(nav.getByRole("button", { name: "Integrations" })).toHaveCount(0);
     await nav.getByRole("button", { name: "Streamer View" }).click();
     await expect(page.getByRole("heading", { name: "Streamer Interface" })).toBeVisible();
     await expect(page.getByText("Inventory", { exact: true })).toBeVisible();

@@ -24,6 +24,8 @@ import { showsRoutes } from "./modules/shows/shows.routes.js";
 import { ApiTokens } from "./modules/tokens/api-tokens.js";
 import { tokensRoutes } from "./modules/tokens/tokens.routes.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
+import { WebhookWorker } from "./modules/webhooks/webhook-worker.js";
+import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.js";
 import { apiAuth } from "./plugins/auth.js";
 import { registerErrorHandler } from "./plugins/errors.js";
 import { originCheck } from "./plugins/origin-check.js";
@@ -44,6 +46,8 @@ declare module "fastify" {
     importRunner: ImportRunner;
     /** The reports' daily work: stock value per day and the sales roll-ups, at start-up and hourly. */
     reportsJob: ReportsJob;
+    /** Sends the webhook outbox after each commit, and retries (modules/webhooks). */
+    webhookWorker: WebhookWorker;
   }
 }
 
@@ -112,6 +116,18 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   app.decorate("reportsJob", reportsJob);
   app.addHook("onReady", async () => reportsJob.start());
   app.addHook("onClose", async () => reportsJob.close());
+  const webhookWorker = new WebhookWorker(database.db, app.log, {
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
+    giveUpMs: config.WEBHOOK_GIVE_UP_MS,
+    pollMs: config.WEBHOOK_POLL_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+  });
+  app.decorate("webhookWorker", webhookWorker);
+  // Every committed change raises inventory_update after its commit: its deliveries are in the outbox by then.
+  events.on("inventory_update", () => webhookWorker.nudge());
+  app.addHook("onReady", async () => webhookWorker.start());
+  app.addHook("onClose", async () => webhookWorker.close());
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);
@@ -167,6 +183,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await tokensRoutes(zapp);
       await ordersRoutes(zapp);
       await reportsRoutes(zapp);
+      await webhooksRoutes(zapp);
     },
     { prefix: "/api" },
   );

@@ -144,6 +144,29 @@ export const configSchema = z.object({
   IMPORT_LEASE_SECONDS: z.coerce.number().positive().default(15),
   /** Diagnostics and tests only: a pause inside each import batch's transaction, so a crash can land in the middle of one. */
   IMPORT_BATCH_PAUSE_MS: z.coerce.number().int().min(0).default(0),
+  /** A webhook attempt without a 2xx answer in this time has failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Waits before each next attempt of a failed webhook delivery, in milliseconds, comma-separated;
+   * the last one repeats (5 s, 30 s, 2 min, 10 min, 1 h, then hourly). Tests shorten them.
+   */
+  WEBHOOK_RETRY_DELAYS_MS: z
+    .string()
+    .default("5000,30000,120000,600000,3600000")
+    .transform((raw, ctx) => {
+      const delays = raw.split(",").map((d) => Number(d.trim()));
+      if (delays.length === 0 || delays.some((d) => !Number.isInteger(d) || d < 0)) {
+        ctx.addIssue({ code: "custom", message: "expected comma-separated whole numbers of milliseconds" });
+        return z.NEVER;
+      }
+      return delays;
+    }),
+  /** A delivery still failing this long after its change has failed, and an endpoint failing this long is disabled (24 h). */
+  WEBHOOK_GIVE_UP_MS: z.coerce.number().int().positive().default(86_400_000),
+  /** How often each server process looks for due webhook deliveries without being told (a commit here wakes it at once). */
+  WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(1_000),
+  /** Webhook attempts under way at once in one server process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
 });
 
 export type Config = z.infer<typeof configSchema>;

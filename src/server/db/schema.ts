@@ -7,6 +7,7 @@ import {
   date,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -442,4 +443,69 @@ export const importErrors = pgTable(
     message: text("message").notNull(),
   },
   (t) => [primaryKey({ columns: [t.importId, t.row, t.seq] })],
+);
+
+/**
+ * Webhook endpoints (migration 0013). `secret` is the Standard Webhooks `whsec_<base64>` secret,
+ * kept as it is because every delivery is signed with it; the API shows it once. `failing_since`:
+ * the first failed attempt since the last success; an endpoint failing for 24 hours is disabled
+ * with `disabled_reason`.
+ */
+export const webhooks = pgTable("webhooks", {
+  id: serial("id").primaryKey(),
+  url: text("url").notNull(),
+  events: jsonb("events").$type<string[]>().notNull(),
+  description: text("description").notNull().default(""),
+  secret: text("secret").notNull(),
+  enabled: boolean("enabled").notNull().default(true),
+  /** Random, per webhook: its deliveries' webhook-ids are `msg_<prefix>_<delivery id>`, unique across installations too. */
+  messagePrefix: text("message_prefix").notNull().default(sql`left(replace(gen_random_uuid()::text, '-', ''), 12)`),
+  disabledReason: text("disabled_reason"),
+  failingSince: ts("failing_since"),
+  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/**
+ * The outbox (migration 0013): one row per event and subscribed webhook, written by
+ * enqueue_webhook_event() in the transaction of the change it reports (triggers on the audit
+ * tables and on imports), sent after the commit by the webhook worker. `next_attempt_at` NULL:
+ * waiting behind an earlier pending delivery of the same product to the same webhook (each
+ * product's deliveries go in commit order). `lease_until`: an attempt is under way in some process.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /**
+     * No foreign key: every tap a webhook hears of would take a key-share lock on the webhook's
+     * row (contended on PostgreSQL). deleteWebhookRow deletes a webhook's deliveries with it.
+     */
+    webhookId: integer("webhook_id").notNull(),
+    /**
+     * The `webhook-id` of every attempt: `msg_<the webhook's message_prefix>_<id>`, set by
+     * enqueue_webhook_event() (no random number per row: on the embedded database that costs as
+     * much as the insert itself).
+     */
+    messageId: text("message_id").notNull(),
+    type: text("type").notNull(),
+    productId: integer("product_id"),
+    /** json, not jsonb: written on every reported tap, where turning product_json()'s json into jsonb costs a parse. */
+    data: json("data").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    nextAttemptAt: ts("next_attempt_at").defaultNow(),
+    leaseUntil: ts("lease_until"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending' and ${t.nextAttemptAt} is not null`),
+    index("webhook_deliveries_lane_idx").on(t.webhookId, t.productId, t.id).where(sql`${t.status} = 'pending'`),
+  ],
 );

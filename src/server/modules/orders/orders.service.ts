@@ -9,6 +9,7 @@ import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { emitInventoryUpdate, productEventData } from "../products/product-changes.js";
 import { applyQuantityChange } from "../products/products.repo.js";
+import { enqueueWebhookEvent } from "../webhooks/webhooks.repo.js";
 import {
   findOrder,
   findOrderByExternalId,
@@ -203,6 +204,8 @@ export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promis
     });
     await insertOrderLines(tx, lineRows);
     const order = toOrder(inserted, lineRows);
+    // The outbox, in the order's transaction (its lines' stock changes are written by the audit's trigger).
+    await enqueueWebhookEvent(tx, "order.created", { order });
     afterCommit(() => {
       for (const { product, quantity } of changed) {
         emitInventoryUpdate(ctx, "quantity_changed", productEventData(product, { quantity_change: -quantity }));
@@ -248,6 +251,7 @@ export async function cancelOrder(ctx: ServiceContext, id: number): Promise<Orde
     }
     if (failed.length > 0) throw conflict(ORDER_MESSAGES.cannotRestock(failed.length), { lines: failed });
     const order = toOrder(row, lines);
+    await enqueueWebhookEvent(tx, "order.cancelled", { order });
     afterCommit(() => {
       for (const { product, quantity } of changed) {
         emitInventoryUpdate(ctx, "quantity_changed", productEventData(product, { quantity_change: quantity }));

@@ -140,7 +140,8 @@ export function emitLowStockIfReached(
 ): void {
   if (!reachedReorderPoint(before, { quantity: product.quantity_on_hand, reorderPoint: product.reorder_point })) return;
   ctx.events.emit("low_stock", { product, timestamp: new Date().toISOString(), userId: ctx.actor.id, username: ctx.actor.username });
-  // WEBHOOKS (at merge): the `product.low_stock` delivery is enqueued here, in the change's transaction.
+  // The `product.low_stock` webhook delivery is written in the change's transaction by the quantity
+  // audit's trigger (migration 0013 quantity_audit_to_webhooks).
 }
 
 /** Raises an `inventory_update` (call it from an afterCommit callback only). */

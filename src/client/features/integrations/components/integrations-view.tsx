@@ -1,11 +1,12 @@
 import { Plug } from "lucide-react";
 import { canManageIntegrations } from "../../../../contract/permissions";
 import { useAuth } from "../../auth";
+import { WebhooksSection } from "../../webhooks";
 import { TokensSection } from "./tokens-section";
 
 /**
  * The Integrations screen (managers and super administrators): a stack of sections, one per kind
- * of integration (API tokens; webhooks join as a section of their own).
+ * of integration (API tokens, webhooks).
  */
 export function IntegrationsView() {
   const { user } = useAuth();
@@ -28,6 +29,7 @@ export function IntegrationsView() {
         <p className="text-sm text-gray-700 dark:text-gray-300">Let your other sales channels and scripts keep one stock with this shop.</p>
       </div>
       <TokensSection />
+      <WebhooksSection />
     </div>
   );
 }
