@@ -169,6 +169,34 @@ describe("deliveries", () => {
     expect(verifyWebhook(`whsec_${Buffer.alloc(32).toString("base64")}`, got.headers, got.body)).toBe(false);
   });
 
+  it("report an order placed and cancelled with the order, its lines' stock changes with its id, and a product reaching its reorder point", async () => {
+    const product = await manager.create({ quantity_on_hand: 5, reorder_point: 3 });
+    const placed = await manager.post("/api/orders", {
+      channel: "web",
+      external_id: `wh-${product.id}`,
+      lines: [{ product_id: product.id, quantity: 2, unit_price: 450 }],
+    });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const { order } = placed.json<{ order: { id: number; status: string } }>();
+    const [created] = await receiver.waitFor(
+      (r) => r.json.type === "order.created" && (r.json.data.order as { id: number }).id === order.id,
+    );
+    expect(created?.json.data).toEqual({ order });
+    const [changed] = await receiver.waitFor(
+      (r) => r.json.type === "inventory.quantity_changed" && (r.json.data.product as Product).id === product.id,
+    );
+    expect(changed?.json.data).toMatchObject({ quantity_change: -2, order_id: order.id, reason: `Order web wh-${product.id}` });
+    const [low] = await receiver.waitFor((r) => r.json.type === "product.low_stock" && (r.json.data.product as Product).id === product.id);
+    expect((low?.json.data.product as Product).quantity_on_hand).toBe(3);
+
+    const cancel = await manager.post(`/api/orders/${order.id}/cancel`, {});
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const [cancelled] = await receiver.waitFor(
+      (r) => r.json.type === "order.cancelled" && (r.json.data.order as { id: number }).id === order.id,
+    );
+    expect((cancelled?.json.data.order as { status: string }).status).toBe("cancelled");
+  });
+
   it("report creates, edits with their changed fields, status changes, imports and tests", async () => {
     const barcode = newBarcode("WH");
     const product = await manager.create({ barcode, quantity_on_hand: 3 });
@@ -336,7 +364,7 @@ describe("deliveries", () => {
     await expect(
       withTransaction(t.app.db, async (tx) => {
         await tx.execute(
-          sql`select * from apply_quantity_change(${product.id}::int, 1, null, 1000000000, 'Rolled back', null, 'nobody', null, null, null, null)`,
+          sql`select * from apply_quantity_change(${product.id}::int, 1, null, 1000000000, 'Rolled back', null, 'nobody', null, null, null, null, null, null)`,
         );
         await tx.execute(sql`insert into product_audit (product_id, product_name, barcode, action, user_name, changed_fields)
           values (${product.id}::int, 'x', 'x', 'UPDATE', 'nobody', '["product_name"]')`);
