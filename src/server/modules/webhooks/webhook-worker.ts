@@ -45,6 +45,8 @@ export class WebhookWorker {
   private lastClaimAt = 0;
   private started = false;
   private closed = false;
+  private polling: Promise<void> | undefined;
+  private claimRun: Promise<void> | undefined;
   /** False once a poll found no webhook at all: changes then cost nothing here until one is made. */
   private hasWebhooks = true;
 
@@ -61,7 +63,11 @@ export class WebhookWorker {
   start(): void {
     if (this.started || this.closed) return;
     this.started = true;
-    void this.poll();
+    // The first look a poll's interval after start-up: the catalogue and the first requests go
+    // first (a commit here nudges it sooner once a webhook exists).
+    this.pollTimer = setTimeout(() => {
+      this.polling = this.poll();
+    }, this.options.pollMs);
   }
 
   /** Something committed (or a webhook was made): look for deliveries soon. `force` after a webhook change here. */
@@ -78,7 +84,8 @@ export class WebhookWorker {
     clearTimeout(this.pollTimer);
     clearTimeout(this.claimTimer);
     for (const controller of this.inFlight.values()) controller.abort();
-    await Promise.allSettled([...this.sends]);
+    // A look or a claim under way holds a connection: the database closes after them.
+    await Promise.allSettled([this.polling, this.claimRun, ...this.sends]);
   }
 
   private async poll(): Promise<void> {
@@ -89,7 +96,11 @@ export class WebhookWorker {
     } catch (err) {
       this.log.warn({ err }, "webhook worker: looking for deliveries failed");
     }
-    if (!this.closed) this.pollTimer = setTimeout(() => void this.poll(), this.options.pollMs);
+    if (!this.closed) {
+      this.pollTimer = setTimeout(() => {
+        this.polling = this.poll();
+      }, this.options.pollMs);
+    }
   }
 
   private scheduleClaim(): void {
@@ -101,7 +112,7 @@ export class WebhookWorker {
     const wait = Math.max(0, this.lastClaimAt + MIN_CLAIM_GAP_MS - Date.now());
     this.claimTimer = setTimeout(() => {
       this.claimTimer = undefined;
-      this.claim().catch((err) => this.log.warn({ err }, "webhook worker: claiming deliveries failed"));
+      this.claimRun = this.claim().catch((err) => this.log.warn({ err }, "webhook worker: claiming deliveries failed"));
     }, wait);
   }
 
