@@ -1,14 +1,21 @@
 /**
- * `npm run bench`: every benchmark in turn. BENCH_ONLY=hot-paths or BENCH_ONLY=busy-shop runs one.
+ * `npm run bench`: every benchmark in turn. BENCH_ONLY=<name> runs one.
  * - hot-paths (bench/hot-paths/): scan and tap, app against a bare baseline on the same database
  * - busy-shop (bench/busy-shop/): a live stream with 200 sockets, taps, edits and an import at once,
  *   on PGlite and on PostgreSQL (BENCH_DB=pglite|postgres for one), plus an import vs COPY ratio
+ * - inventory-browser (bench/inventory-browser/): the inventory's table and cards at 100,000 products
+ *   in Chromium against a plain page (typing, live changes, first load, heap)
  */
 import { runBusyShop } from "./busy-shop/index.js";
 import { cleanUp } from "./busy-shop/servers.js";
 import { runHotPaths } from "./hot-paths/index.js";
+import { runInventoryBrowser } from "./inventory-browser/index.js";
 
-const parts: Record<string, () => Promise<void>> = { "hot-paths": runHotPaths, "busy-shop": runBusyShop };
+const parts: Record<string, () => Promise<void>> = {
+  "hot-paths": runHotPaths,
+  "busy-shop": runBusyShop,
+  "inventory-browser": runInventoryBrowser,
+};
 
 async function main() {
   const only = process.env.BENCH_ONLY;
