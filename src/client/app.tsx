@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, Suspense, useCallback, useState } from "react";
+import { type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import type { InventoryUpdate, ShowUpdate } from "../contract/events";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
@@ -38,6 +38,11 @@ function Shell() {
   const views = allowedViews(role, permissions);
   const [view, setView] = useState<View>(() => defaultView(role, permissions));
   const current = views.includes(view) ? view : (views[0] ?? "streamer");
+  const store = useProductStore();
+  // The inventory's catalogue downloads while the view's code loads, not after it.
+  useEffect(() => {
+    if (current === "inventory") store.ensureList();
+  }, [current, store]);
 
   const changeView = (next: View) => {
     setView(next);

@@ -95,10 +95,20 @@ export function searchKey(p: Searched): string {
 
 /** The predicate for a filter set; `keyOf` may serve cached search keys. */
 export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => string = searchKey): (p: Product) => boolean {
+  const test = filterTest<Product>(f, keyOf);
+  return test ? (p) => test(p, p) : () => true;
+}
+
+/**
+ * The predicate for a filter set over a product and what its search key is found by (`keyOf(k)`,
+ * asked only when a search is typed); null when every product passes.
+ */
+export function filterTest<K>(f: InventoryFilters, keyOf: (k: K) => string): ((p: Product, k: K) => boolean) | null {
+  if (!hasActiveFilters({ ...f, activeOnly: false }) && !f.activeOnly) return null;
   const terms = f.searchText.trim().toLowerCase().split(/\s+/).filter(Boolean);
   const year = f.releaseYear === "" ? null : Number(f.releaseYear);
   const bucket = f.quantityRange;
-  return (p) => {
+  return (p, k) => {
     const active = isActive(p);
     if (f.activeOnly && !active) return false;
     if (f.status === "active" && !active) return false;
@@ -110,7 +120,7 @@ export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => strin
     if (f.grader !== "" && (p.grader ?? NO_GRADER) !== f.grader) return false;
     if (f.location !== "" && p.location !== f.location) return false;
     if (terms.length > 0) {
-      const key = keyOf(p);
+      const key = keyOf(k);
       for (const t of terms) if (!key.includes(t)) return false;
     }
     return true;
@@ -139,7 +149,7 @@ export interface FilterOptions {
 }
 
 /** Vendors, release years and locations present in the list, sorted, for the filter choices. */
-export function filterOptions(products: readonly Product[]): FilterOptions {
+export function filterOptions(products: Iterable<Product>): FilterOptions {
   const vendors = new Set<string>();
   const years = new Set<number>();
   const locations = new Set<string>();

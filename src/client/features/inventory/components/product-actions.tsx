@@ -20,6 +20,8 @@ interface ProductActionsProps extends ProductActionHandlers {
   statusBusy?: boolean;
   /** Buttons from this width up (cards: sm; table rows: lg), a menu below it. */
   inlineFrom?: "sm" | "lg";
+  /** Edit and Disable/Enable as icons below `page` widths (1680 px; table rows: the name keeps the room). */
+  compact?: boolean;
 }
 
 /** The id of a product's actions menu button: focus comes back to it after a dialog (see Dialog). */
@@ -38,17 +40,20 @@ export function ProductActions({
   onHistory,
   onAdjust,
   inlineFrom = "sm",
+  compact = false,
 }: ProductActionsProps) {
   const active = product.is_active !== false;
   const toggleLabel = active ? "Disable" : "Enable";
   const name = product.product_name;
   const inline = inlineFrom === "sm" ? "hidden sm:flex" : "hidden lg:flex";
   const menu = inlineFrom === "sm" ? "sm:hidden" : "lg:hidden";
+  const text = compact ? "sr-only page:not-sr-only" : undefined;
+  const textButton = compact ? "px-2 page:px-3" : undefined;
   if (!canManageProducts && !onAdjust) return null;
 
   return (
     <>
-      <div className={cn("flex-wrap justify-end gap-1.5", inline)}>
+      <div className={cn("justify-end", compact ? "flex-nowrap gap-1 page:gap-1.5" : "flex-wrap gap-1.5", inline)}>
         {onAdjust ? (
           <Button
             variant="ghost"
@@ -77,13 +82,20 @@ export function ProductActions({
         ) : null}
         {canManageProducts ? (
           <>
-            <Button variant="secondary" size="sm" onClick={() => onEdit(product)}>
+            <Button variant="secondary" size="sm" className={textButton} title="Edit" onClick={() => onEdit(product)}>
               <Pencil aria-hidden="true" className="h-3.5 w-3.5" />
-              Edit
+              <span className={text}>Edit</span>
             </Button>
-            <Button variant={active ? "danger" : "success"} size="sm" disabled={statusBusy} onClick={() => onToggleStatus(product)}>
+            <Button
+              variant={active ? "danger" : "success"}
+              size="sm"
+              className={textButton}
+              title={toggleLabel}
+              disabled={statusBusy}
+              onClick={() => onToggleStatus(product)}
+            >
               <Power aria-hidden="true" className="h-3.5 w-3.5" />
-              {toggleLabel}
+              <span className={text}>{toggleLabel}</span>
             </Button>
           </>
         ) : null}
