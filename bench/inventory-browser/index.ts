@@ -155,6 +155,7 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
       events.push({ at: start + i * KEY_MS, fire: () => keyEvent(cdp, key) });
     });
     const typing = setup.queries.length * KEY_MS;
+    // Made during every page's typing (the plain page does not show them): the same load on the server.
     setup.changed.forEach((id, i) => {
       events.push({
         at: start + 40 + (i * typing) / LIVE_CHANGES,
@@ -163,7 +164,8 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
             await request(`${setup.url}/api/products/${id}/quantity`, {
               method: "PUT",
               headers: { cookie: setup.streamerCookie },
-              json: { quantity_change: i % 2 === 0 ? 1 : -1, reason: "Streamer adjustment" },
+              // Always up: the same products change in every run, so stock never runs out.
+              json: { quantity_change: 1, reason: "Manual adjustment" },
             }),
             "live stock change",
             200,
