@@ -8,6 +8,7 @@
  * own text. See README.md.
  */
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type CDPSession, chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "../../scripts/chromium.mjs";
@@ -22,7 +23,7 @@ const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SEARCH = process.env.BENCH_SEARCH ?? "chrome 12";
 const KEY_MS = 150;
-const LIVE_CHANGES = 20;
+const LIVE_CHANGES = Number(process.env.BENCH_LIVE_CHANGES ?? 20);
 const VIEWPORT = { width: 1280, height: 900 };
 /** After the first row: long tasks up to then count as the load's; the heap is read after it. */
 const LOAD_WINDOW_MS = 3_000;
@@ -145,6 +146,22 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
     const heap = await cdp.send("Runtime.getHeapUsage");
 
     await page.focus('input[type="search"]');
+    // BENCH_PROFILE=<folder>: a CPU profile of each page's typing (open it in Chromium's DevTools).
+    const profile = process.env.BENCH_PROFILE;
+    if (profile) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await cdp.send("Profiler.start");
+    }
+    // BENCH_TRACE=<folder>: a performance trace of each page's typing (load it in DevTools' Performance panel).
+    const trace = process.env.BENCH_TRACE;
+    const traceEvents: unknown[] = [];
+    if (trace) {
+      cdp.on("Tracing.dataCollected", (e) => traceEvents.push(...e.value));
+      await cdp.send("Tracing.start", {
+        traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"] },
+      });
+    }
     await page.evaluate(() => {
       window.__probe.recording = true;
     });
@@ -182,6 +199,16 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
     await waitForState(page, last, 20_000).catch(() => {});
     await page.waitForTimeout(300);
     const { keys, frames } = await page.evaluate(() => ({ keys: window.__probe.keys, frames: window.__probe.frames }));
+    if (trace) {
+      const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+      await cdp.send("Tracing.end");
+      await done;
+      writeFileSync(join(trace, `${kind}-${Date.now()}.json`), JSON.stringify({ traceEvents }));
+    }
+    if (profile) {
+      const { profile: cpu } = await cdp.send("Profiler.stop");
+      writeFileSync(join(profile, `${kind}-${Date.now()}.cpuprofile`), JSON.stringify(cpu));
+    }
     if (keys.length !== setup.queries.length) throw new Error(`${kind}: ${keys.length} keydowns seen, ${setup.queries.length} sent`);
     const result = analyse(keys, frames, setup.states, setup.queries);
     return {

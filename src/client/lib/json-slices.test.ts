@@ -6,7 +6,14 @@ describe("parseArrayInSlices", () => {
     id: i,
     // Text that looks like the cut between two objects, and nested arrays of objects.
     name: i % 7 === 0 ? `tricky },{"id": ${i} \\" name` : `Card ${i} ✓`,
-    photos: i % 5 === 0 ? [{ id: 1, url: "a" }, { id: 2, url: "b" }, { id: 3, url: "c" }] : [],
+    photos:
+      i % 5 === 0
+        ? [
+            { id: 1, url: "a" },
+            { id: 2, url: "b" },
+            { id: 3, url: "c" },
+          ]
+        : [],
     price: i % 3 === 0 ? null : i * 10,
   }));
   const text = JSON.stringify(items);

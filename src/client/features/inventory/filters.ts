@@ -93,6 +93,11 @@ export function searchKey(p: Searched): string {
   return [p.product_name, p.vendor, p.barcode, p.set_name ?? "", p.card_number ?? "", p.location ?? ""].join("\u0000").toLowerCase();
 }
 
+/** The words of the search, lower-cased: a product matches when its search key holds every one. */
+export function searchTerms(f: InventoryFilters): string[] {
+  return f.searchText.trim().toLowerCase().split(/\s+/).filter(Boolean);
+}
+
 /** The predicate for a filter set; `keyOf` may serve cached search keys. */
 export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => string = searchKey): (p: Product) => boolean {
   const test = filterTest<Product>(f, keyOf);
@@ -105,7 +110,7 @@ export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => strin
  */
 export function filterTest<K>(f: InventoryFilters, keyOf: (k: K) => string): ((p: Product, k: K) => boolean) | null {
   if (!hasActiveFilters({ ...f, activeOnly: false }) && !f.activeOnly) return null;
-  const terms = f.searchText.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const terms = searchTerms(f);
   const year = f.releaseYear === "" ? null : Number(f.releaseYear);
   const bucket = f.quantityRange;
   return (p, k) => {

@@ -94,6 +94,10 @@ describe("RowIndex", () => {
     expect(ids(index, index.select(filters, sort, kept))).toEqual([3, 1]);
     change(store, fakeProduct(1, 13, { product_name: "Chrome Judge 12", quantity_on_hand: 2, price: 2500, is_active: false }));
     expect(ids(index, index.select(filters, sort, kept))).toEqual([3, 1]);
+    // The same with the search box alone: kept whether or not it matches or is active.
+    const prizmKept = new Set([4, 1]);
+    expect(ids(index, index.select(f({ searchText: "chrome" }), null, prizmKept))).toEqual([5, 4, 3, 1]);
+    expect(ids(index, index.select(f({ searchText: "chrome" }), null, NONE))).toEqual([5, 3]);
   });
 
   it("a product new to this tab joins in front (or in its sorted place) when it passes the filters", async () => {

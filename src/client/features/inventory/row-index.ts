@@ -1,6 +1,15 @@
 import type { Product } from "../../../contract/products";
 import type { CatalogueChange, CatalogueChanges } from "../products";
-import { type FilterOptions, filterOptions, filterTest, type InventoryFilters, narrows, searchKey } from "./filters";
+import {
+  type FilterOptions,
+  filterOptions,
+  filterTest,
+  type InventoryFilters,
+  narrows,
+  panelFilterCount,
+  searchKey,
+  searchTerms,
+} from "./filters";
 
 /** What a column sorts by: text (compared lower-cased by the column's own value), a number, or null (last either way). */
 export type SortValue = string | number | null;
@@ -106,9 +115,11 @@ export class RowIndex {
     return slot === undefined ? undefined : this.catalogue.at(slot);
   }
 
-  /** The products of some rows, in order (a report, a selection). */
-  *products(rows: Int32Array): Generator<Product> {
-    for (let i = 0; i < rows.length; i++) yield this.catalogue.at(rows[i] as number);
+  /** The products of some rows, in order (a report, a selection, their worth). */
+  products(rows: Int32Array): Product[] {
+    const out: Product[] = [];
+    for (let i = 0; i < rows.length; i++) out.push(this.catalogue.at(rows[i] as number));
+    return out;
   }
 
   /** Products in the catalogue. */
@@ -210,12 +221,37 @@ export class RowIndex {
     const test = this.test;
     const kept = this.kept;
     if (!test) return source;
+    const f = this.filters as InventoryFilters;
+    if (panelFilterCount(f) === 0) return this.searchFrom(source, searchTerms(f), f.activeOnly);
     const out = new Int32Array(source.length);
     let n = 0;
     for (let i = 0; i < source.length; i++) {
       const slot = source[i] as number;
       const p = this.catalogue.at(slot);
       if (test(p, slot) || (kept.size > 0 && kept.has(p.id))) out[n++] = slot;
+    }
+    return n === out.length ? out : out.slice(0, n);
+  }
+
+  /** filterFrom for the search box and 'Active only' alone (what typing runs): one tight loop over the keys. */
+  private searchFrom(source: Int32Array, terms: string[], activeOnly: boolean): Int32Array {
+    const kept = this.kept;
+    const keys = this.keys;
+    const out = new Int32Array(source.length);
+    let n = 0;
+    outer: for (let i = 0; i < source.length; i++) {
+      const slot = source[i] as number;
+      if (activeOnly && this.catalogue.at(slot).is_active === false && !(kept.size > 0 && kept.has(this.catalogue.at(slot).id))) continue;
+      if (terms.length > 0) {
+        const key = keys[slot] ?? this.keyAt(slot);
+        for (const t of terms) {
+          if (!key.includes(t)) {
+            if (kept.size > 0 && kept.has(this.catalogue.at(slot).id)) break;
+            continue outer;
+          }
+        }
+      }
+      out[n++] = slot;
     }
     return n === out.length ? out : out.slice(0, n);
   }

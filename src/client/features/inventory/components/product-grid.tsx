@@ -1,5 +1,6 @@
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { memo, useLayoutEffect, useRef, useState } from "react";
+import { atLeast, useScreenLevel } from "../../../lib/use-screen";
 import { useProduct } from "../../products";
 import type { RowIndex } from "../row-index";
 import type { ProductActionHandlers } from "./product-actions";
@@ -30,7 +31,7 @@ export interface ProductGridProps extends ProductActionHandlers {
  * Live changes keep the same rows and the window's scroll, so the position is kept; each card
  * reads its product from the store, so a change re-renders that one card.
  */
-export function ProductGrid({ rows: shown, index, canManageProducts, busyIds, ...actions }: ProductGridProps) {
+export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canManageProducts, busyIds, ...actions }: ProductGridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [columns, setColumns] = useState(1);
   const [margin, setMargin] = useState(0);
@@ -49,6 +50,7 @@ export function ProductGrid({ rows: shown, index, canManageProducts, busyIds, ..
   }, []);
 
   const rowCount = Math.ceil(shown.length / columns);
+  const actionsOnly = atLeast(useScreenLevel(), "sm") ? "inline" : "menu";
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => ROW_ESTIMATE_PX + GAP_PX,
@@ -79,19 +81,27 @@ export function ProductGrid({ rows: shown, index, canManageProducts, busyIds, ..
             }}
           >
             {items.map((id) => (
-              <GridCard key={id} id={id} canManageProducts={canManageProducts} {...actions} statusBusy={busyIds.has(id)} />
+              <GridCard
+                key={id}
+                id={id}
+                canManageProducts={canManageProducts}
+                {...actions}
+                statusBusy={busyIds.has(id)}
+                actionsOnly={actionsOnly}
+              />
             ))}
           </div>
         );
       })}
     </div>
   );
-}
+});
 
 interface GridCardProps extends ProductActionHandlers {
   id: number;
   canManageProducts: boolean;
   statusBusy: boolean;
+  actionsOnly: "inline" | "menu";
 }
 
 /** A card that reads its product from the store: a change of that product re-renders this card alone. */

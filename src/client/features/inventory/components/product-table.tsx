@@ -3,11 +3,13 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { type KeyboardEvent, memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { cn } from "../../../lib/cn";
+import { atLeast, useScreenLevel } from "../../../lib/use-screen";
 import { useProduct } from "../../products";
+import { useMoney } from "../../settings";
 import type { RowIndex } from "../row-index";
 import type { RowSelection, SortingState } from "../view-prefs";
 import { type ProductActionHandlers, ProductActions } from "./product-actions";
-import { type ProductColumn, productColumns } from "./table-columns";
+import { type CellContext, type ProductColumn, productColumns, SHOWN_FROM } from "./table-columns";
 
 const ROW_PX = 52;
 
@@ -43,7 +45,7 @@ export function nextSorting(sorting: SortingState, column: ProductColumn): Sorti
  * its product from the store, so a live change re-renders that one row. Keyboard: arrows (and
  * Home/End) move between rows, Enter edits the focused row, A adjusts its stock.
  */
-export function ProductTable({
+export const ProductTable = memo(function ProductTable({
   rows,
   index,
   sorting,
@@ -57,7 +59,14 @@ export function ProductTable({
   onAdjust,
   onHistory,
 }: ProductTableProps) {
-  const columns = useMemo(() => productColumns.filter((c) => canManageProducts || !c.managersOnly), [canManageProducts]);
+  // Only the columns this width shows are rendered (a keystroke renders every row in view anew).
+  const screen = useScreenLevel();
+  const columns = useMemo(
+    () => productColumns.filter((c) => (canManageProducts || !c.managersOnly) && atLeast(screen, c.from)),
+    [canManageProducts, screen],
+  );
+  const wide = atLeast(screen, "lg");
+  const money = useMoney();
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [margin, setMargin] = useState(0);
   const [active, setActive] = useState(0);
@@ -76,7 +85,7 @@ export function ProductTable({
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: () => ROW_PX,
-    overscan: 8,
+    overscan: 4,
     scrollMargin: margin,
     // Rows under the sticky header and search bar are not "in view".
     scrollPaddingStart: 140,
@@ -160,7 +169,11 @@ export function ProductTable({
                 key={column.id}
                 scope="col"
                 aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : undefined}
-                className={cn("flex items-center px-2 py-1 text-left font-semibold", column.className)}
+                className={cn(
+                  "flex items-center px-2 py-1 text-left font-semibold",
+                  column.from && SHOWN_FROM[column.from],
+                  column.className,
+                )}
               >
                 {column.id === "select" ? (
                   <input
@@ -212,6 +225,8 @@ export function ProductTable({
               top={item.start - virtualizer.options.scrollMargin}
               focusable={item.index === activeIndex}
               columns={columns}
+              wide={wide}
+              money={money}
               canManageProducts={canManageProducts}
               selected={selection[product.id] === true}
               onToggleSelected={onToggleSelected}
@@ -228,7 +243,7 @@ export function ProductTable({
       </tbody>
     </table>
   );
-}
+});
 
 interface ProductRowProps extends ProductActionHandlers {
   id: number;
@@ -236,6 +251,9 @@ interface ProductRowProps extends ProductActionHandlers {
   top: number;
   focusable: boolean;
   columns: ProductColumn[];
+  /** Actions as buttons (lg and up), else one menu. */
+  wide: boolean;
+  money: (cents: number | null) => string;
   canManageProducts: boolean;
   selected: boolean;
   onToggleSelected: (id: number) => void;
@@ -251,6 +269,8 @@ const ProductRow = memo(function ProductRow({
   top,
   focusable,
   columns,
+  wide,
+  money,
   canManageProducts,
   selected,
   onToggleSelected,
@@ -262,8 +282,9 @@ const ProductRow = memo(function ProductRow({
   const product = useProduct(id);
   if (!product) return null;
   const active = product.is_active !== false;
-  const ctx = {
+  const ctx: CellContext = {
     canManageProducts,
+    money,
     selected,
     onToggleSelected,
     actions: (
@@ -273,6 +294,7 @@ const ProductRow = memo(function ProductRow({
           canManageProducts={canManageProducts}
           statusBusy={statusBusy}
           inlineFrom="lg"
+          only={wide ? "inline" : "menu"}
           compact
           {...actions}
         />
@@ -299,7 +321,7 @@ const ProductRow = memo(function ProductRow({
       style={{ height: ROW_PX, transform: `translateY(${top}px)` }}
     >
       {columns.map((column) => (
-        <td key={column.id} className={cn("flex items-center px-2", column.className)}>
+        <td key={column.id} className={cn("flex items-center px-2", column.from && SHOWN_FROM[column.from], column.className)}>
           {column.cell(product, ctx)}
         </td>
       ))}

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { Button } from "../../../components/ui/button";
 import { isoDay } from "../../../lib/dates";
 import { downloadCsv } from "../../csv";
@@ -7,7 +7,7 @@ import type { RowIndex } from "../row-index";
 import { stockValue, stockValueCsv } from "../stock-value";
 
 /** What the filters select is worth: units, value at price and at cost, and the report of it (again after any product changed). */
-export function StockValueSummary({ index, rows }: { index: RowIndex; rows: Int32Array }) {
+export const StockValueSummary = memo(function StockValueSummary({ index, rows }: { index: RowIndex; rows: Int32Array }) {
   const money = useMoney();
   const patches = useSyncExternalStore(index.subscribe, index.getPatches);
   const [value, setValue] = useState(() => stockValue(index.products(rows)));
@@ -40,10 +40,10 @@ export function StockValueSummary({ index, rows }: { index: RowIndex; rows: Int3
         variant="ghost"
         size="sm"
         className="text-blue-800 underline dark:text-blue-300"
-        onClick={() => downloadCsv(`stock-value-${isoDay(new Date())}.csv`, stockValueCsv([...index.products(rows)]))}
+        onClick={() => downloadCsv(`stock-value-${isoDay(new Date())}.csv`, stockValueCsv(index.products(rows)))}
       >
         Stock value report
       </Button>
     </div>
   );
-}
+});

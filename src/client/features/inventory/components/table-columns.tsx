@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import type { Product } from "../../../../contract/products";
 import { Badge } from "../../../components/ui/badge";
 import { gradeText } from "../../../lib/card-details";
+import type { Breakpoint } from "../../../lib/use-screen";
 import { ProductPhotoButton } from "../../products";
-import { useMoney } from "../../settings";
 import type { SortValue } from "../row-index";
 import { isLowStock } from "./product-card";
 import { QuantityStepper } from "./quantity-stepper";
@@ -14,6 +14,8 @@ const TABLE_PHOTO_PX = 40;
 /** What a cell may use besides its product. */
 export interface CellContext {
   canManageProducts: boolean;
+  /** Cents in the shop's currency. */
+  money: (cents: number | null) => string;
   selected: boolean;
   onToggleSelected: (id: number) => void;
   /** The row's actions (ProductActions), made by the table. */
@@ -27,7 +29,9 @@ export interface CellContext {
 export interface ProductColumn {
   id: string;
   label: string;
-  /** Width and the screens it shows on (narrow screens keep name, quantity and actions). */
+  /** Shown from this screen width up (narrow screens keep name, quantity and actions); not rendered below it. */
+  from?: Breakpoint;
+  /** Width. */
   className: string;
   /**
    * Sortable by this value: text compared as given (give it lower-cased), numbers as numbers,
@@ -44,8 +48,17 @@ export interface ProductColumn {
   cell: (p: Product, ctx: CellContext) => ReactNode;
 }
 
-export const formatUpdated = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
+const UPDATED = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
+export const formatUpdated = (iso: string) => UPDATED.format(new Date(iso));
+
+/** A column's cells and header show from its breakpoint up (CSS, also where the table cannot tell the width). */
+export const SHOWN_FROM: Record<Breakpoint, string> = {
+  sm: "hidden sm:flex",
+  md: "hidden md:flex",
+  lg: "hidden lg:flex",
+  laptop: "hidden laptop:flex",
+  page: "hidden page:flex",
+};
 
 /** Lower-cased text, the same string object for the same text (a vendor's name is not copied 20,000 times). */
 function lowerOnce(): (text: string | null) => string | null {
@@ -63,11 +76,6 @@ function lowerOnce(): (text: string | null) => string | null {
 const lowerVendor = lowerOnce();
 const lowerGrade = lowerOnce();
 const lowerLocation = lowerOnce();
-
-function Price({ cents }: { cents: number | null }) {
-  const money = useMoney();
-  return <span className="tabular-nums">{cents === null ? "—" : money(cents)}</span>;
-}
 
 function StatusBadge({ p }: { p: Product }) {
   if (p.is_active === false) return <Badge variant="neutral">Disabled</Badge>;
@@ -120,21 +128,24 @@ export const productColumns: ProductColumn[] = [
   {
     id: "vendor",
     label: "Vendor",
-    className: "hidden min-w-20 flex-[1] md:flex",
+    from: "md",
+    className: "min-w-20 flex-[1]",
     sortValue: (p) => lowerVendor(p.vendor),
     cell: (p) => <span className="line-clamp-2 break-words leading-tight">{p.vendor}</span>,
   },
   {
     id: "barcode",
     label: "Barcode",
-    className: "hidden w-32 shrink-0 lg:flex",
+    from: "lg",
+    className: "w-32 shrink-0",
     sortValue: (p) => p.barcode.toLowerCase(),
     cell: (p) => <span className="truncate font-mono text-xs">{p.barcode}</span>,
   },
   {
     id: "release_year",
     label: "Year",
-    className: "hidden w-16 shrink-0 sm:flex",
+    from: "sm",
+    className: "w-16 shrink-0",
     sortValue: (p) => p.release_year,
     sortDescFirst: true,
     cell: (p) => p.release_year ?? "—",
@@ -151,26 +162,29 @@ export const productColumns: ProductColumn[] = [
     label: "Price",
     className: "w-20 shrink-0 justify-end",
     sortValue: (p) => p.price,
-    cell: (p) => <Price cents={p.price} />,
+    cell: (p, ctx) => <span className="tabular-nums">{p.price === null ? "—" : ctx.money(p.price)}</span>,
   },
   {
     id: "grade",
     label: "Condition",
-    className: "hidden w-28 shrink-0 laptop:flex",
+    from: "laptop",
+    className: "w-28 shrink-0",
     sortValue: (p) => lowerGrade(gradeText(p)),
     cell: (p) => <span className="truncate">{gradeText(p) || "—"}</span>,
   },
   {
     id: "location",
     label: "Location",
-    className: "hidden w-28 shrink-0 laptop:flex",
+    from: "laptop",
+    className: "w-28 shrink-0",
     sortValue: (p) => lowerLocation(p.location),
     cell: (p) => <span className="truncate">{p.location ?? "—"}</span>,
   },
   {
     id: "is_active",
     label: "Status",
-    className: "hidden w-24 shrink-0 sm:flex",
+    from: "sm",
+    className: "w-24 shrink-0",
     sortValue: (p) => (p.is_active !== false ? 1 : 0),
     sortDescFirst: true,
     cell: (p) => <StatusBadge p={p} />,
@@ -178,7 +192,8 @@ export const productColumns: ProductColumn[] = [
   {
     id: "updated_at",
     label: "Updated",
-    className: "hidden w-44 shrink-0 page:flex",
+    from: "page",
+    className: "w-44 shrink-0",
     sortValue: (p) => p.updated_at,
     cell: (p) => <time dateTime={p.updated_at}>{formatUpdated(p.updated_at)}</time>,
   },
