@@ -1,7 +1,7 @@
 import { yieldToBrowser } from "./slices";
 
 /** About this many characters of JSON are parsed between two yields (a few milliseconds). */
-const SLICE_CHARS = 256 * 1024;
+const SLICE_CHARS = 512 * 1024;
 /** Where one object of an array ends and the next begins, as JSON.stringify and the server write it. */
 const BETWEEN = '},{"';
 
