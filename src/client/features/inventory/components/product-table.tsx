@@ -1,4 +1,3 @@
-import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { type KeyboardEvent, memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
@@ -6,6 +5,7 @@ import { cn } from "../../../lib/cn";
 import { atLeast, useScreenLevel } from "../../../lib/use-screen";
 import { useProduct } from "../../products";
 import { useMoney } from "../../settings";
+import { useWindowRows } from "../hooks/use-window-rows";
 import type { RowIndex } from "../row-index";
 import type { RowSelection, SortingState } from "../view-prefs";
 import { type ProductActionHandlers, ProductActions } from "./product-actions";
@@ -82,14 +82,8 @@ export const ProductTable = memo(function ProductTable({
     return () => observer.disconnect();
   }, []);
 
-  const virtualizer = useWindowVirtualizer({
-    count: rows.length,
-    estimateSize: () => ROW_PX,
-    overscan: 4,
-    scrollMargin: margin,
-    // Rows under the sticky header and search bar are not "in view".
-    scrollPaddingStart: 140,
-  });
+  // Rows under the sticky header and search bar are not "in view".
+  const view = useWindowRows(rows.length, ROW_PX, margin, 4, 140);
   const activeIndex = Math.min(active, Math.max(0, rows.length - 1));
 
   // After a keyboard move scrolled the new row into the DOM, focus it.
@@ -115,7 +109,7 @@ export const ProductTable = memo(function ProductTable({
         const next = Math.max(0, Math.min(shown.length - 1, to));
         setActive(next);
         focusAfterScroll.current = next;
-        virtualizer.scrollToIndex(next, { align: "auto" });
+        view.scrollToIndex(next);
       };
       const page = Math.max(1, Math.floor(window.innerHeight / ROW_PX) - 4);
       const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page };
@@ -126,7 +120,7 @@ export const ProductTable = memo(function ProductTable({
       else return;
       event.preventDefault();
     },
-    [virtualizer],
+    [view.scrollToIndex],
   );
 
   const onToggleSelected = useCallback(
@@ -212,18 +206,19 @@ export const ProductTable = memo(function ProductTable({
       <tbody
         ref={bodyRef}
         className="relative block rounded-b-xl border-x border-b border-gray-200 bg-white dark:border-gray-700 dark:bg-gray-900"
-        style={{ height: virtualizer.getTotalSize() }}
+        style={{ height: view.totalSize }}
       >
-        {virtualizer.getVirtualItems().map((item) => {
-          const product = index.productAt(rows, item.index);
+        {Array.from({ length: Math.max(0, view.last - view.first + 1) }, (_, k) => {
+          const at = view.first + k;
+          const product = index.productAt(rows, at);
           if (!product) return null;
           return (
             <ProductRow
               key={product.id}
               id={product.id}
-              index={item.index}
-              top={item.start - virtualizer.options.scrollMargin}
-              focusable={item.index === activeIndex}
+              index={at}
+              top={at * ROW_PX}
+              focusable={at === activeIndex}
               columns={columns}
               wide={wide}
               money={money}
