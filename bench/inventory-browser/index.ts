@@ -139,6 +139,15 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
     await page.goto(kind === "plain" ? `${setup.url}/bench-plain` : `${setup.url}/`);
     await waitForState(page, `${setup.total}|`, 240_000);
     const firstRow = await page.evaluate(() => window.__probe.firstRow ?? Number.NaN);
+    if (process.env.BENCH_VERBOSE) {
+      // Where the first row's time goes: the catalogue's request (sent, first byte, last byte).
+      const list = await page.evaluate(() =>
+        (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+          .filter((e) => e.name.includes("/api/products"))
+          .map((e) => [e.startTime, e.responseStart, e.responseEnd].map(Math.round).join("/")),
+      );
+      console.log(`${kind}: /api/products sent/first byte/last byte ms ${list.join(", ")}; first row ${Math.round(firstRow)} ms`);
+    }
     await page.waitForTimeout(Math.max(0, firstRow + LOAD_WINDOW_MS - (await page.evaluate(() => performance.now()))));
     const longTasks = await page.evaluate(() => window.__probe.longTasks);
     const longestTaskMs = Math.max(0, ...longTasks.filter(([start]) => start < firstRow + LOAD_WINDOW_MS).map(([, d]) => d));
