@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark in turn. BENCH_ONLY=hot-paths, busy-shop, reports or webhooks runs one.
+ * `npm run bench`: every benchmark in turn. BENCH_ONLY=<name> runs one.
  * - hot-paths (bench/hot-paths/): scan and tap, app against a bare baseline on the same database
  * - busy-shop (bench/busy-shop/): a live stream with 200 sockets, taps, edits and an import at once,
  *   on PGlite and on PostgreSQL (BENCH_DB=pglite|postgres for one), plus an import vs COPY ratio
@@ -7,10 +7,13 @@
  *   p50 of 5 calls, on PGlite and on PostgreSQL (BENCH_DB as above)
  * - webhooks (bench/webhooks/): taps with a webhook on every event whose endpoint answers in 2 s,
  *   against the same taps with no webhook (target ratio 0.9)
+ * - inventory-browser (bench/inventory-browser/): the inventory's table and cards at 100,000 products
+ *   in Chromium against a plain page (typing, live changes, first load, heap)
  */
 import { runBusyShop } from "./busy-shop/index.js";
 import { cleanUp } from "./busy-shop/servers.js";
 import { runHotPaths } from "./hot-paths/index.js";
+import { runInventoryBrowser } from "./inventory-browser/index.js";
 import { runReports } from "./reports/index.js";
 import { runWebhooks } from "./webhooks/index.js";
 
@@ -19,6 +22,7 @@ const parts: Record<string, () => Promise<void>> = {
   "busy-shop": runBusyShop,
   reports: runReports,
   webhooks: runWebhooks,
+  "inventory-browser": runInventoryBrowser,
 };
 
 async function main() {

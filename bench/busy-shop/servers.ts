@@ -87,7 +87,7 @@ export async function dropDatabase(name: string): Promise<void> {
 }
 
 /** Starts a server process on a free port and waits until GET /api/health answers 200. */
-export async function startServer(name: string, db: { dataDir: string; databaseUrl?: string }): Promise<ServerProcess> {
+export async function startServer(name: string, db: { dataDir: string; databaseUrl?: string; clientDir?: string }): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     cwd: ROOT,
@@ -102,7 +102,8 @@ export async function startServer(name: string, db: { dataDir: string; databaseU
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: "warn",
-      CLIENT_DIR: join(db.dataDir, "no-client"),
+      // No client unless a bench serves a build of its own (bench/inventory-browser/).
+      CLIENT_DIR: db.clientDir ?? join(db.dataDir, "no-client"),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -41,6 +41,11 @@ function Shell() {
   const views = allowedViews(role, permissions);
   const [view, setView] = useState<View>(() => defaultView(role, permissions));
   const current = views.includes(view) ? view : (views[0] ?? "streamer");
+  const store = useProductStore();
+  // The inventory's catalogue downloads while the view's code loads, not after it.
+  useEffect(() => {
+    if (current === "inventory") store.ensureList();
+  }, [current, store]);
 
   const changeView = (next: View) => {
     setView(next);

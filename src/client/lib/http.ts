@@ -67,6 +67,8 @@ export interface ApiFetchOptions {
   timeoutMs?: number;
   /** Made without a session (sign-in): its 401 is an answer (wrong password), not a session that ended. */
   anonymous?: boolean;
+  /** Reads a successful answer's body (a large list in slices); JSON.parse when not given. */
+  parse?: (text: string) => Promise<unknown>;
 }
 
 /**
@@ -126,7 +128,7 @@ export async function apiRequest<T>(path: string, opts: ApiFetchOptions = {}): P
   let data: unknown = null;
   if (text) {
     try {
-      data = JSON.parse(text);
+      data = response.ok && opts.parse ? await opts.parse(text) : JSON.parse(text);
     } catch {
       data = text;
     }

@@ -93,12 +93,27 @@ export function searchKey(p: Searched): string {
   return [p.product_name, p.vendor, p.barcode, p.set_name ?? "", p.card_number ?? "", p.location ?? ""].join("\u0000").toLowerCase();
 }
 
+/** The words of the search, lower-cased: a product matches when its search key holds every one. */
+export function searchTerms(f: InventoryFilters): string[] {
+  return f.searchText.trim().toLowerCase().split(/\s+/).filter(Boolean);
+}
+
 /** The predicate for a filter set; `keyOf` may serve cached search keys. */
 export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => string = searchKey): (p: Product) => boolean {
-  const terms = f.searchText.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const test = filterTest<Product>(f, keyOf);
+  return test ? (p) => test(p, p) : () => true;
+}
+
+/**
+ * The predicate for a filter set over a product and what its search key is found by (`keyOf(k)`,
+ * asked only when a search is typed); null when every product passes.
+ */
+export function filterTest<K>(f: InventoryFilters, keyOf: (k: K) => string): ((p: Product, k: K) => boolean) | null {
+  if (!hasActiveFilters({ ...f, activeOnly: false }) && !f.activeOnly) return null;
+  const terms = searchTerms(f);
   const year = f.releaseYear === "" ? null : Number(f.releaseYear);
   const bucket = f.quantityRange;
-  return (p) => {
+  return (p, k) => {
     const active = isActive(p);
     if (f.activeOnly && !active) return false;
     if (f.status === "active" && !active) return false;
@@ -110,7 +125,7 @@ export function productMatcher(f: InventoryFilters, keyOf: (p: Product) => strin
     if (f.grader !== "" && (p.grader ?? NO_GRADER) !== f.grader) return false;
     if (f.location !== "" && p.location !== f.location) return false;
     if (terms.length > 0) {
-      const key = keyOf(p);
+      const key = keyOf(k);
       for (const t of terms) if (!key.includes(t)) return false;
     }
     return true;
@@ -139,7 +154,7 @@ export interface FilterOptions {
 }
 
 /** Vendors, release years and locations present in the list, sorted, for the filter choices. */
-export function filterOptions(products: readonly Product[]): FilterOptions {
+export function filterOptions(products: Iterable<Product>): FilterOptions {
   const vendors = new Set<string>();
   const years = new Set<number>();
   const locations = new Set<string>();

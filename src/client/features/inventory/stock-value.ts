@@ -11,7 +11,7 @@ export interface StockValue {
   withoutCost: number;
 }
 
-export function stockValue(products: readonly Product[]): StockValue {
+export function stockValue(products: Iterable<Product>): StockValue {
   const v: StockValue = { units: 0, atPrice: 0, atCost: 0, withoutPrice: 0, withoutCost: 0 };
   for (const p of products) {
     const q = p.quantity_on_hand;

@@ -1,4 +1,7 @@
-import type { SortingState } from "@tanstack/react-table";
+/** The table's sort: one column (or none: the catalogue's order), either way. */
+export type SortingState = Array<{ id: string; desc: boolean }>;
+/** Selected products by id. */
+export type RowSelection = Record<string, boolean>;
 
 /** Cards or the table: remembered per browser; the table on wide screens and cards on phones until chosen. */
 export type ViewMode = "grid" | "table";
@@ -32,7 +35,18 @@ export function storeViewMode(mode: ViewMode): void {
   write(VIEW_MODE_KEY, mode);
 }
 
-const SORTABLE = new Set(["product_name", "vendor", "barcode", "release_year", "quantity_on_hand", "is_active", "updated_at"]);
+const SORTABLE = new Set([
+  "product_name",
+  "vendor",
+  "barcode",
+  "release_year",
+  "quantity_on_hand",
+  "price",
+  "grade",
+  "location",
+  "is_active",
+  "updated_at",
+]);
 
 /** The table's sort (one column, either way), remembered; none is the catalogue's order (newest first). */
 export function readTableSort(): SortingState {

@@ -5,10 +5,11 @@ export { QUANTITY_FAILED } from "./messages";
 export { PhotoThumb } from "./photos/photo-thumb";
 export { ProductCover, ProductPhotoButton } from "./photos/product-photo-button";
 export { productNameOf } from "./product-name";
-export { fakeApi } from "./store/fake-api";
-export { type ListStatus, ProductStore } from "./store/product-store";
+export { event as fakeEvent, fakeApi, product as fakeProduct } from "./store/fake-api";
+export { type CatalogueChange, type CatalogueChanges, type ListStatus, ProductStore } from "./store/product-store";
 export {
   ProductStoreProvider,
+  useCatalogue,
   usePendingDelta,
   usePendingTaps,
   useProduct,

@@ -1,5 +1,4 @@
-import type { RowSelectionState, SortingState, Updater } from "@tanstack/react-table";
-import { Suspense, useCallback, useMemo, useRef, useState } from "react";
+import { type ComponentProps, Suspense, useCallback, useMemo, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
@@ -9,18 +8,28 @@ import { AuditDialog } from "../../audit";
 import { useAuth } from "../../auth";
 import { CsvDialog } from "../../csv";
 import { PrintLabelsDialog } from "../../labels";
-import { AddProductDialog, AdjustStockDialog, EditProductDialog, useProductList, useProductStore } from "../../products";
+import { AddProductDialog, AdjustStockDialog, EditProductDialog, useProductList } from "../../products";
 import { ScannerOverlay } from "../../scanner";
 import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
-import { useFilteredProducts } from "../hooks/use-filtered-products";
 import { useInventoryKeys } from "../hooks/use-inventory-keys";
+import { useInventoryRows } from "../hooks/use-inventory-rows";
 import { useStatusToggle } from "../hooks/use-status-toggle";
-import { readTableSort, readViewMode, storeTableSort, storeViewMode, type ViewMode } from "../view-prefs";
+import type { RowSort } from "../row-index";
+import {
+  type RowSelection,
+  readTableSort,
+  readViewMode,
+  type SortingState,
+  storeTableSort,
+  storeViewMode,
+  type ViewMode,
+} from "../view-prefs";
 import { FilterBar } from "./filter-bar";
 import { type ManagementAction, ManagementActions, ViewToggle } from "./management-actions";
 import { ProductGrid } from "./product-grid";
 import { ProductTable } from "./product-table";
 import { StockValueSummary } from "./stock-value-summary";
+import { columnById } from "./table-columns";
 
 type Modal =
   | { kind: "none" }
@@ -39,18 +48,28 @@ const NONE: ReadonlySet<number> = new Set();
 export function InventoryView() {
   const { permissions } = useAuth();
   const canManage = permissions.canManageProducts;
-  const store = useProductStore();
-  const products = useProductList();
   const [filters, setFiltersState] = useState<InventoryFilters>(DEFAULT_FILTERS);
   // Products this user disabled or enabled stay in view until the filters change.
   const [kept, setKept] = useState<ReadonlySet<number>>(NONE);
-  const { filtered, options } = useFilteredProducts(products.products, filters, kept);
   const [modal, setModal] = useState<Modal>({ kind: "none" });
   const [mode, setModeState] = useState<ViewMode>(() => readViewMode());
   const [sorting, setSortingState] = useState<SortingState>(readTableSort);
-  const [selection, setSelection] = useState<RowSelectionState>({});
+  // The table sorts (by its columns' values); the cards show the catalogue's order.
+  const sort = useMemo((): RowSort | null => {
+    const by = sorting[0];
+    const value = mode === "table" && by ? columnById.get(by.id)?.sortValue : undefined;
+    return by && value ? { id: by.id, desc: by.desc, value } : null;
+  }, [mode, sorting]);
+  const products = useInventoryRows(filters, sort, kept);
+  const { store, rows, index, options, total } = products;
+  const [selection, setSelection] = useState<RowSelection>({});
   // The selected products as they are now, among those shown: a product filtered out or gone is no longer selected.
-  const selected = useMemo(() => filtered.filter((p) => selection[p.id]), [filtered, selection]);
+  const selected = useMemo(() => {
+    const out: Product[] = [];
+    if (Object.keys(selection).length === 0) return out;
+    for (const p of index.products(rows)) if (selection[p.id]) out.push(p);
+    return out;
+  }, [index, rows, selection]);
   const barRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useHeightVar(barRef, "--inventory-bar-height");
@@ -70,12 +89,9 @@ export function InventoryView() {
     storeViewMode(next);
     setModeState(next);
   };
-  const setSorting = useCallback((updater: Updater<SortingState>) => {
-    setSortingState((old) => {
-      const next = typeof updater === "function" ? updater(old) : updater;
-      storeTableSort(next);
-      return next;
-    });
+  const setSorting = useCallback((next: SortingState) => {
+    storeTableSort(next);
+    setSortingState(next);
   }, []);
   const onAction = (action: ManagementAction) => setModal(action === "add" ? { kind: "add" } : { kind: action });
 
@@ -83,11 +99,10 @@ export function InventoryView() {
     searchRef,
     enabled: modal.kind === "none",
     onAdjust: (id) => {
-      const product = filtered.find((p) => p.id === id);
+      const product = store.get(id);
       if (product && product.is_active !== false) onAdjust(product);
     },
   });
-  const total = products.products.length;
   const filtersOn = hasActiveFilters(filters);
   const handlers = { onEdit, onToggleStatus, onAdjust, onHistory: canManage ? onHistory : undefined };
 
@@ -147,7 +162,7 @@ export function InventoryView() {
           </div>
           <div className="flex flex-wrap items-center gap-2 text-sm" aria-live="polite" data-testid="results-summary">
             <span>
-              Showing {filtered.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")} products
+              Showing {rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")} products
             </span>
             {filtersOn ? (
               <Button variant="ghost" size="sm" onClick={clearFilters} className="text-blue-800 underline dark:text-blue-300">
@@ -155,15 +170,16 @@ export function InventoryView() {
               </Button>
             ) : null}
           </div>
-          <StockValueSummary products={filtered} />
-          {filtered.length === 0 ? (
+          <StockValueSummary index={index} rows={rows} />
+          {rows.length === 0 ? (
             <div className="rounded-xl border border-dashed border-gray-400 p-8 text-center dark:border-gray-600">
               <p className="font-semibold">No products match your search or filters.</p>
               <p className="text-sm text-gray-700 dark:text-gray-300">Try a different search, or clear the filters.</p>
             </div>
           ) : mode === "table" ? (
             <ProductTable
-              products={filtered}
+              rows={rows}
+              index={index}
               sorting={sorting}
               onSortingChange={setSorting}
               selection={selection}
@@ -173,7 +189,7 @@ export function InventoryView() {
               {...handlers}
             />
           ) : (
-            <ProductGrid products={filtered} canManageProducts={canManage} busyIds={busyIds} {...handlers} />
+            <ProductGrid rows={rows} index={index} canManageProducts={canManage} busyIds={busyIds} {...handlers} />
           )}
         </>
       )}
@@ -197,10 +213,16 @@ export function InventoryView() {
           />
         ) : null}
         {/* Exports from the live catalogue; after an import or an undo, a catch-up from the store's watermark. */}
-        {modal.kind === "csv" ? <CsvDialog products={products.products} onProductsChanged={store.resync} onClose={close} /> : null}
+        {modal.kind === "csv" ? <CatalogueCsvDialog onProductsChanged={store.resync} onClose={close} /> : null}
         {modal.kind === "audit" ? <AuditDialog onClose={close} product={modal.product} /> : null}
         {modal.kind === "labels" ? <PrintLabelsDialog products={modal.products ?? selected} onClose={close} /> : null}
       </Suspense>
     </div>
   );
+}
+
+/** The CSV dialog with the live catalogue as an array (its exports), read only while the dialog is open. */
+function CatalogueCsvDialog(props: Omit<ComponentProps<typeof CsvDialog>, "products">) {
+  const { products } = useProductList();
+  return <CsvDialog products={products} {...props} />;
 }

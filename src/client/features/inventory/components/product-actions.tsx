@@ -20,6 +20,10 @@ interface ProductActionsProps extends ProductActionHandlers {
   statusBusy?: boolean;
   /** Buttons from this width up (cards: sm; table rows: lg), a menu below it. */
   inlineFrom?: "sm" | "lg";
+  /** Edit and Disable/Enable as icons below `page` widths (1680 px; table rows: the name keeps the room). */
+  compact?: boolean;
+  /** Render only the buttons or only the menu (the caller knows the width); both when not given, CSS shows one. */
+  only?: "inline" | "menu";
 }
 
 /** The id of a product's actions menu button: focus comes back to it after a dialog (see Dialog). */
@@ -38,98 +42,113 @@ export function ProductActions({
   onHistory,
   onAdjust,
   inlineFrom = "sm",
+  compact = false,
+  only,
 }: ProductActionsProps) {
   const active = product.is_active !== false;
   const toggleLabel = active ? "Disable" : "Enable";
   const name = product.product_name;
   const inline = inlineFrom === "sm" ? "hidden sm:flex" : "hidden lg:flex";
   const menu = inlineFrom === "sm" ? "sm:hidden" : "lg:hidden";
+  const text = compact ? "sr-only page:not-sr-only" : undefined;
+  const textButton = compact ? "px-2 page:px-3" : undefined;
   if (!canManageProducts && !onAdjust) return null;
 
   return (
     <>
-      <div className={cn("flex-wrap justify-end gap-1.5", inline)}>
-        {onAdjust ? (
-          <Button
-            variant="ghost"
-            size="sm"
-            className="px-2"
-            aria-label={`Adjust stock of ${name}`}
-            aria-keyshortcuts="A"
-            title="Adjust stock (A)"
-            disabled={!active}
-            onClick={() => onAdjust(product)}
-          >
-            <SlidersHorizontal aria-hidden="true" className="h-4 w-4 shrink-0" />
-          </Button>
-        ) : null}
-        {canManageProducts && onHistory ? (
-          <Button
-            variant="ghost"
-            size="sm"
-            className="px-2"
-            aria-label={`Audit trail of ${name}`}
-            title="Audit trail"
-            onClick={() => onHistory(product)}
-          >
-            <History aria-hidden="true" className="h-4 w-4 shrink-0" />
-          </Button>
-        ) : null}
-        {canManageProducts ? (
-          <>
-            <Button variant="secondary" size="sm" onClick={() => onEdit(product)}>
-              <Pencil aria-hidden="true" className="h-3.5 w-3.5" />
-              Edit
-            </Button>
-            <Button variant={active ? "danger" : "success"} size="sm" disabled={statusBusy} onClick={() => onToggleStatus(product)}>
-              <Power aria-hidden="true" className="h-3.5 w-3.5" />
-              {toggleLabel}
-            </Button>
-          </>
-        ) : null}
-      </div>
-      <div className={menu}>
-        <DropdownMenu.Root modal={false}>
-          <DropdownMenu.Trigger asChild>
-            <Button id={actionsMenuId(product)} variant="outline" size="icon" aria-label={`Actions for ${name}`}>
-              <MoreVertical aria-hidden="true" className="h-5 w-5" />
-            </Button>
-          </DropdownMenu.Trigger>
-          {/* Inside <main>: the open menu stays within a landmark (axe region). */}
-          <DropdownMenu.Portal container={mainLandmark()}>
-            <DropdownMenu.Content
-              align="end"
-              sideOffset={4}
-              className="z-40 min-w-48 rounded-xl border border-gray-200 bg-white p-1 text-gray-900 shadow-lg dark:border-gray-700 dark:bg-gray-900 dark:text-gray-50"
+      {only === "menu" ? null : (
+        <div className={cn("justify-end", compact ? "flex-nowrap gap-1 page:gap-1.5" : "flex-wrap gap-1.5", inline)}>
+          {onAdjust ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="px-2"
+              aria-label={`Adjust stock of ${name}`}
+              aria-keyshortcuts="A"
+              title="Adjust stock (A)"
+              disabled={!active}
+              onClick={() => onAdjust(product)}
             >
-              {onAdjust ? (
-                <DropdownMenu.Item className={itemClass} disabled={!active} onSelect={() => onAdjust(product)}>
-                  <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
-                  Adjust stock
-                </DropdownMenu.Item>
-              ) : null}
-              {canManageProducts ? (
-                <>
-                  <DropdownMenu.Item className={itemClass} onSelect={() => onEdit(product)}>
-                    <Pencil aria-hidden="true" className="h-4 w-4" />
-                    Edit
+              <SlidersHorizontal aria-hidden="true" className="h-4 w-4 shrink-0" />
+            </Button>
+          ) : null}
+          {canManageProducts && onHistory ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="px-2"
+              aria-label={`Audit trail of ${name}`}
+              title="Audit trail"
+              onClick={() => onHistory(product)}
+            >
+              <History aria-hidden="true" className="h-4 w-4 shrink-0" />
+            </Button>
+          ) : null}
+          {canManageProducts ? (
+            <>
+              <Button variant="secondary" size="sm" className={textButton} title="Edit" onClick={() => onEdit(product)}>
+                <Pencil aria-hidden="true" className="h-3.5 w-3.5" />
+                <span className={text}>Edit</span>
+              </Button>
+              <Button
+                variant={active ? "danger" : "success"}
+                size="sm"
+                className={textButton}
+                title={toggleLabel}
+                disabled={statusBusy}
+                onClick={() => onToggleStatus(product)}
+              >
+                <Power aria-hidden="true" className="h-3.5 w-3.5" />
+                <span className={text}>{toggleLabel}</span>
+              </Button>
+            </>
+          ) : null}
+        </div>
+      )}
+      {only === "inline" ? null : (
+        <div className={menu}>
+          <DropdownMenu.Root modal={false}>
+            <DropdownMenu.Trigger asChild>
+              <Button id={actionsMenuId(product)} variant="outline" size="icon" aria-label={`Actions for ${name}`}>
+                <MoreVertical aria-hidden="true" className="h-5 w-5" />
+              </Button>
+            </DropdownMenu.Trigger>
+            {/* Inside <main>: the open menu stays within a landmark (axe region). */}
+            <DropdownMenu.Portal container={mainLandmark()}>
+              <DropdownMenu.Content
+                align="end"
+                sideOffset={4}
+                className="z-40 min-w-48 rounded-xl border border-gray-200 bg-white p-1 text-gray-900 shadow-lg dark:border-gray-700 dark:bg-gray-900 dark:text-gray-50"
+              >
+                {onAdjust ? (
+                  <DropdownMenu.Item className={itemClass} disabled={!active} onSelect={() => onAdjust(product)}>
+                    <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
+                    Adjust stock
                   </DropdownMenu.Item>
-                  {onHistory ? (
-                    <DropdownMenu.Item className={itemClass} onSelect={() => onHistory(product)}>
-                      <History aria-hidden="true" className="h-4 w-4" />
-                      Audit trail
+                ) : null}
+                {canManageProducts ? (
+                  <>
+                    <DropdownMenu.Item className={itemClass} onSelect={() => onEdit(product)}>
+                      <Pencil aria-hidden="true" className="h-4 w-4" />
+                      Edit
                     </DropdownMenu.Item>
-                  ) : null}
-                  <DropdownMenu.Item className={itemClass} disabled={statusBusy} onSelect={() => onToggleStatus(product)}>
-                    <Power aria-hidden="true" className="h-4 w-4" />
-                    {toggleLabel}
-                  </DropdownMenu.Item>
-                </>
-              ) : null}
-            </DropdownMenu.Content>
-          </DropdownMenu.Portal>
-        </DropdownMenu.Root>
-      </div>
+                    {onHistory ? (
+                      <DropdownMenu.Item className={itemClass} onSelect={() => onHistory(product)}>
+                        <History aria-hidden="true" className="h-4 w-4" />
+                        Audit trail
+                      </DropdownMenu.Item>
+                    ) : null}
+                    <DropdownMenu.Item className={itemClass} disabled={statusBusy} onSelect={() => onToggleStatus(product)}>
+                      <Power aria-hidden="true" className="h-4 w-4" />
+                      {toggleLabel}
+                    </DropdownMenu.Item>
+                  </>
+                ) : null}
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
+        </div>
+      )}
     </>
   );
 }

@@ -17,6 +17,8 @@ export interface ProductCardProps extends ProductActionHandlers {
   canManageProducts: boolean;
   /** A status change of this product is in flight. */
   statusBusy?: boolean;
+  /** Render only the action buttons or only the menu (the grid knows the width); both when not given, CSS shows one. */
+  actionsOnly?: "inline" | "menu";
 }
 
 /** The cover's box on a card: fixed, so a card is as tall before its photo loads as after. */
@@ -35,6 +37,7 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
   onHistory,
   onAdjust,
   statusBusy,
+  actionsOnly,
 }: ProductCardProps) {
   const active = product.is_active !== false;
   // The badge follows the stock shown (with this tab's changes in flight).
@@ -117,6 +120,7 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
             product={product}
             canManageProducts={canManageProducts}
             statusBusy={statusBusy}
+            only={actionsOnly}
             onEdit={onEdit}
             onToggleStatus={onToggleStatus}
             onHistory={onHistory}

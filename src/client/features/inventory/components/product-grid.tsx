@@ -1,6 +1,8 @@
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
-import { useLayoutEffect, useRef, useState } from "react";
-import type { Product } from "../../../../contract/products";
+import { memo, useLayoutEffect, useRef, useState } from "react";
+import { atLeast, useScreenLevel } from "../../../lib/use-screen";
+import { useProduct } from "../../products";
+import type { RowIndex } from "../row-index";
 import type { ProductActionHandlers } from "./product-actions";
 import { ProductCard } from "./product-card";
 
@@ -17,16 +19,19 @@ const ROW_ESTIMATE_PX = 256;
 const GAP_PX = 16;
 
 export interface ProductGridProps extends ProductActionHandlers {
-  products: Product[];
+  /** The products shown (catalogue slots, in order) and the index they come from. */
+  rows: Int32Array;
+  index: RowIndex;
   canManageProducts: boolean;
   busyIds: ReadonlySet<number>;
 }
 
 /**
- * Only the rows in view are in the DOM (window scrolling), so 20,000 products stay fast.
- * Live changes keep the same rows and the window's scroll, so the position is kept.
+ * Only the rows in view are in the DOM (window scrolling), so 100,000 products stay fast.
+ * Live changes keep the same rows and the window's scroll, so the position is kept; each card
+ * reads its product from the store, so a change re-renders that one card.
  */
-export function ProductGrid({ products, canManageProducts, busyIds, ...actions }: ProductGridProps) {
+export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canManageProducts, busyIds, ...actions }: ProductGridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [columns, setColumns] = useState(1);
   const [margin, setMargin] = useState(0);
@@ -44,7 +49,8 @@ export function ProductGrid({ products, canManageProducts, busyIds, ...actions }
     return () => observer.disconnect();
   }, []);
 
-  const rowCount = Math.ceil(products.length / columns);
+  const rowCount = Math.ceil(shown.length / columns);
+  const actionsOnly = atLeast(useScreenLevel(), "sm") ? "inline" : "menu";
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => ROW_ESTIMATE_PX + GAP_PX,
@@ -57,7 +63,11 @@ export function ProductGrid({ products, canManageProducts, busyIds, ...actions }
     <div ref={ref} data-testid="product-grid" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
       {rows.map((row) => {
         const start = row.index * columns;
-        const items = products.slice(start, start + columns);
+        const items: number[] = [];
+        for (let i = start; i < Math.min(shown.length, start + columns); i++) {
+          const product = index.productAt(shown, i);
+          if (product) items.push(product.id);
+        }
         return (
           <div
             key={row.key}
@@ -70,13 +80,14 @@ export function ProductGrid({ products, canManageProducts, busyIds, ...actions }
               paddingBottom: GAP_PX,
             }}
           >
-            {items.map((product) => (
-              <ProductCard
-                key={product.id}
-                product={product}
+            {items.map((id) => (
+              <GridCard
+                key={id}
+                id={id}
                 canManageProducts={canManageProducts}
                 {...actions}
-                statusBusy={busyIds.has(product.id)}
+                statusBusy={busyIds.has(id)}
+                actionsOnly={actionsOnly}
               />
             ))}
           </div>
@@ -84,4 +95,17 @@ export function ProductGrid({ products, canManageProducts, busyIds, ...actions }
       })}
     </div>
   );
+});
+
+interface GridCardProps extends ProductActionHandlers {
+  id: number;
+  canManageProducts: boolean;
+  statusBusy: boolean;
+  actionsOnly: "inline" | "menu";
 }
+
+/** A card that reads its product from the store: a change of that product re-renders this card alone. */
+const GridCard = memo(function GridCard({ id, ...props }: GridCardProps) {
+  const product = useProduct(id);
+  return product ? <ProductCard product={product} {...props} /> : null;
+});

@@ -1,32 +1,27 @@
-import {
-  flexRender,
-  getCoreRowModel,
-  getSortedRowModel,
-  type OnChangeFn,
-  type RowSelectionState,
-  type SortingState,
-  useReactTable,
-} from "@tanstack/react-table";
-import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
-import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
+import { type KeyboardEvent, memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Product } from "../../../../contract/products";
 import { cn } from "../../../lib/cn";
-import { ProductPhotoButton } from "../../products";
+import { atLeast, useScreenLevel } from "../../../lib/use-screen";
+import { useProduct } from "../../products";
+import { useMoney } from "../../settings";
+import { useWindowRows } from "../hooks/use-window-rows";
+import type { RowIndex } from "../row-index";
+import type { RowSelection, SortingState } from "../view-prefs";
 import { type ProductActionHandlers, ProductActions } from "./product-actions";
-import { COLUMN_CLASS, COLUMN_LABELS, productColumns } from "./table-columns";
+import { type CellContext, type ProductColumn, productColumns, SHOWN_FROM } from "./table-columns";
 
 const ROW_PX = 52;
-/** The cover's box in a row: fixed, inside the row's fixed height. */
-const TABLE_PHOTO_PX = 40;
 
 export interface ProductTableProps extends ProductActionHandlers {
-  products: Product[];
+  /** The rows shown (catalogue slots, in order) and the index they come from. */
+  rows: Int32Array;
+  index: RowIndex;
   sorting: SortingState;
-  onSortingChange: OnChangeFn<SortingState>;
+  onSortingChange: (next: SortingState) => void;
   /** Selected rows by product id (labels); the select column shows to those who may manage products. */
-  selection: RowSelectionState;
-  onSelectionChange: OnChangeFn<RowSelectionState>;
+  selection: RowSelection;
+  onSelectionChange: (next: RowSelection) => void;
   canManageProducts: boolean;
   busyIds: ReadonlySet<number>;
 }
@@ -34,35 +29,44 @@ export interface ProductTableProps extends ProductActionHandlers {
 /** The DOM id of a product's row: focus comes back to it after a dialog it opened. */
 export const rowId = (id: number) => `product-row-${id}`;
 
+/** The next sort after a click on a column's header: its first direction, the other one, then none. */
+export function nextSorting(sorting: SortingState, column: ProductColumn): SortingState {
+  const first = column.sortDescFirst ?? false;
+  const now = sorting[0]?.id === column.id ? sorting[0] : null;
+  if (!now) return [{ id: column.id, desc: first }];
+  if (now.desc === first) return [{ id: column.id, desc: !first }];
+  return [];
+}
+
 /**
- * The dense view: one row per product, sortable by each column (the library's sorted row model),
- * a header that sticks under the search bar, and only the rows in view in the DOM (window
- * scrolling), so 100,000 products stay fast. Keyboard: arrows (and Home/End) move between rows,
- * Enter edits the focused row, A adjusts its stock.
+ * The dense view: one row per product, sortable by each column, a header that sticks under the
+ * search bar, and only the rows in view in the DOM (window scrolling), so 100,000 products stay
+ * fast. The rows come from the inventory's RowIndex (sorted and filtered there); each row reads
+ * its product from the store, so a live change re-renders that one row. Keyboard: arrows (and
+ * Home/End) move between rows, Enter edits the focused row, A adjusts its stock.
  */
-export function ProductTable({
-  products,
+export const ProductTable = memo(function ProductTable({
+  rows,
+  index,
   sorting,
   onSortingChange,
   selection,
   onSelectionChange,
   canManageProducts,
   busyIds,
-  ...actions
+  onEdit,
+  onToggleStatus,
+  onAdjust,
+  onHistory,
 }: ProductTableProps) {
-  const table = useReactTable({
-    data: products,
-    columns: productColumns,
-    state: { sorting, rowSelection: selection, columnVisibility: { select: canManageProducts } },
-    onSortingChange,
-    onRowSelectionChange: onSelectionChange,
-    enableRowSelection: true,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getRowId: (p) => String(p.id),
-    enableSortingRemoval: true,
-  });
-  const rows = table.getRowModel().rows;
+  // Only the columns this width shows are rendered (a keystroke renders every row in view anew).
+  const screen = useScreenLevel();
+  const columns = useMemo(
+    () => productColumns.filter((c) => (canManageProducts || !c.managersOnly) && atLeast(screen, c.from)),
+    [canManageProducts, screen],
+  );
+  const wide = atLeast(screen, "lg");
+  const money = useMoney();
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [margin, setMargin] = useState(0);
   const [active, setActive] = useState(0);
@@ -78,46 +82,72 @@ export function ProductTable({
     return () => observer.disconnect();
   }, []);
 
-  const virtualizer = useWindowVirtualizer({
-    count: rows.length,
-    estimateSize: () => ROW_PX,
-    overscan: 8,
-    scrollMargin: margin,
-    // Rows under the sticky header and search bar are not "in view".
-    scrollPaddingStart: 140,
-  });
+  // Rows under the sticky header and search bar are not "in view".
+  const view = useWindowRows(rows.length, ROW_PX, margin, 4, 140);
   const activeIndex = Math.min(active, Math.max(0, rows.length - 1));
 
   // After a keyboard move scrolled the new row into the DOM, focus it.
   useLayoutEffect(() => {
-    const index = focusAfterScroll.current;
-    if (index === null) return;
-    const row = rows[index];
-    const el = row ? document.getElementById(rowId(row.original.id)) : null;
+    const at = focusAfterScroll.current;
+    if (at === null) return;
+    const product = index.productAt(rows, at);
+    const el = product ? document.getElementById(rowId(product.id)) : null;
     if (el) {
       focusAfterScroll.current = null;
       el.focus({ preventScroll: true });
     }
   });
 
-  const moveTo = (index: number) => {
-    const next = Math.max(0, Math.min(rows.length - 1, index));
-    setActive(next);
-    focusAfterScroll.current = next;
-    virtualizer.scrollToIndex(next, { align: "auto" });
-  };
+  // The latest rows and handlers for the rows' key handler, which stays the same function (rows are memoised).
+  const latest = useRef({ rows, canManageProducts, onEdit });
+  latest.current = { rows, canManageProducts, onEdit };
+  const onRowKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLTableRowElement>, at: number, product: Product) => {
+      if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
+      const { rows: shown, canManageProducts: canEdit, onEdit: edit } = latest.current;
+      const moveTo = (to: number) => {
+        const next = Math.max(0, Math.min(shown.length - 1, to));
+        setActive(next);
+        focusAfterScroll.current = next;
+        view.scrollToIndex(next);
+      };
+      const page = Math.max(1, Math.floor(window.innerHeight / ROW_PX) - 4);
+      const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page };
+      if (event.key in moves) moveTo(moves[event.key] ?? at);
+      else if (event.key === "Home") moveTo(0);
+      else if (event.key === "End") moveTo(shown.length - 1);
+      else if (event.key === "Enter" && canEdit) edit(product);
+      else return;
+      event.preventDefault();
+    },
+    [view.scrollToIndex],
+  );
 
-  const onRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, index: number, product: Product) => {
-    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
-    const page = Math.max(1, Math.floor(window.innerHeight / ROW_PX) - 4);
-    const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, PageDown: index + page, PageUp: index - page };
-    if (event.key in moves) moveTo(moves[event.key] ?? index);
-    else if (event.key === "Home") moveTo(0);
-    else if (event.key === "End") moveTo(rows.length - 1);
-    else if (event.key === "Enter" && canManageProducts) actions.onEdit(product);
-    else return;
-    event.preventDefault();
+  const onToggleSelected = useCallback(
+    (id: number) => {
+      const next = { ...selection };
+      if (next[id]) delete next[id];
+      else next[id] = true;
+      onSelectionChange(next);
+    },
+    [selection, onSelectionChange],
+  );
+  const selectedShown = useMemo(() => {
+    let n = 0;
+    if (Object.keys(selection).length === 0) return 0;
+    for (const p of index.products(rows)) if (selection[p.id]) n++;
+    return n;
+  }, [index, rows, selection]);
+  const allSelected = rows.length > 0 && selectedShown === rows.length;
+  const toggleAll = () => {
+    if (allSelected) onSelectionChange({});
+    else {
+      const next: RowSelection = {};
+      for (const p of index.products(rows)) next[p.id] = true;
+      onSelectionChange(next);
+    }
   };
+  const sorted = sorting[0];
 
   return (
     <table className="block w-full text-sm" aria-rowcount={rows.length + 1} data-testid="product-table" aria-label="Products">
@@ -125,111 +155,147 @@ export function ProductTable({
         className="sticky z-10 block rounded-t-xl border border-gray-200 bg-gray-100 dark:border-gray-700 dark:bg-gray-800"
         style={{ top: "calc(var(--app-header-height, 0px) + var(--inventory-bar-height, 0px))" }}
       >
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id} className="flex w-full items-stretch" aria-rowindex={1}>
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              const canSort = header.column.getCanSort();
-              const label = COLUMN_LABELS[header.id] ?? header.id;
-              return (
-                <th
-                  key={header.id}
-                  scope="col"
-                  aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
-                  className={cn("flex items-center px-2 py-1 text-left font-semibold", COLUMN_CLASS[header.id])}
-                >
-                  {header.id === "select" ? (
-                    <input
-                      type="checkbox"
-                      className="size-4"
-                      aria-label="Select all products shown"
-                      checked={table.getIsAllRowsSelected()}
-                      ref={(el) => {
-                        if (el) el.indeterminate = table.getIsSomeRowsSelected();
-                      }}
-                      onChange={table.getToggleAllRowsSelectedHandler()}
-                    />
-                  ) : canSort ? (
-                    <button
-                      type="button"
-                      onClick={header.column.getToggleSortingHandler()}
-                      className="-mx-1 inline-flex items-center gap-1 rounded px-1 py-1 hover:bg-gray-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-gray-700"
-                    >
-                      {label}
-                      {sorted === "asc" ? (
-                        <ArrowUp aria-hidden="true" className="h-3.5 w-3.5" />
-                      ) : sorted === "desc" ? (
-                        <ArrowDown aria-hidden="true" className="h-3.5 w-3.5" />
-                      ) : (
-                        <ArrowUpDown aria-hidden="true" className="h-3.5 w-3.5 text-gray-600 dark:text-gray-300" />
-                      )}
-                    </button>
-                  ) : (
-                    <span className={header.id === "actions" ? "sr-only" : undefined}>{label}</span>
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        ))}
+        <tr className="flex w-full items-stretch" aria-rowindex={1}>
+          {columns.map((column) => {
+            const dir = sorted?.id === column.id ? (sorted.desc ? "desc" : "asc") : null;
+            return (
+              <th
+                key={column.id}
+                scope="col"
+                aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : undefined}
+                className={cn(
+                  "flex items-center px-2 py-1 text-left font-semibold",
+                  column.from && SHOWN_FROM[column.from],
+                  column.className,
+                )}
+              >
+                {column.id === "select" ? (
+                  <input
+                    type="checkbox"
+                    className="size-4"
+                    aria-label="Select all products shown"
+                    checked={allSelected}
+                    ref={(el) => {
+                      if (el) el.indeterminate = selectedShown > 0 && !allSelected;
+                    }}
+                    onChange={toggleAll}
+                  />
+                ) : column.sortValue ? (
+                  <button
+                    type="button"
+                    onClick={() => onSortingChange(nextSorting(sorting, column))}
+                    className="-mx-1 inline-flex items-center gap-1 rounded px-1 py-1 hover:bg-gray-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-gray-700"
+                  >
+                    {column.label}
+                    {dir === "asc" ? (
+                      <ArrowUp aria-hidden="true" className="h-3.5 w-3.5" />
+                    ) : dir === "desc" ? (
+                      <ArrowDown aria-hidden="true" className="h-3.5 w-3.5" />
+                    ) : (
+                      <ArrowUpDown aria-hidden="true" className="h-3.5 w-3.5 text-gray-600 dark:text-gray-300" />
+                    )}
+                  </button>
+                ) : (
+                  <span className={column.hiddenLabel ? "sr-only" : undefined}>{column.label}</span>
+                )}
+              </th>
+            );
+          })}
+        </tr>
       </thead>
       <tbody
         ref={bodyRef}
         className="relative block rounded-b-xl border-x border-b border-gray-200 bg-white dark:border-gray-700 dark:bg-gray-900"
-        style={{ height: virtualizer.getTotalSize() }}
+        style={{ height: view.totalSize }}
       >
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index];
-          if (!row) return null;
+        {Array.from({ length: Math.max(0, view.last - view.first + 1) }, (_, k) => {
+          const at = view.first + k;
+          const product = index.productAt(rows, at);
+          if (!product) return null;
           return (
             <ProductRow
-              key={row.id}
-              product={row.original}
-              index={item.index}
-              top={item.start - virtualizer.options.scrollMargin}
-              focusable={item.index === activeIndex}
+              key={product.id}
+              id={product.id}
+              index={at}
+              top={at * ROW_PX}
+              focusable={at === activeIndex}
+              columns={columns}
+              wide={wide}
+              money={money}
               canManageProducts={canManageProducts}
-              statusBusy={busyIds.has(row.original.id)}
+              selected={selection[product.id] === true}
+              onToggleSelected={onToggleSelected}
+              statusBusy={busyIds.has(product.id)}
               onFocusRow={setActive}
               onKeyDown={onRowKeyDown}
-              cells={row.getVisibleCells().map((cell) => ({
-                id: cell.column.id,
-                node: cell.column.id === "actions" ? null : flexRender(cell.column.columnDef.cell, cell.getContext()),
-              }))}
-              {...actions}
+              onEdit={onEdit}
+              onToggleStatus={onToggleStatus}
+              onAdjust={onAdjust}
+              onHistory={onHistory}
             />
           );
         })}
       </tbody>
     </table>
   );
-}
+});
 
 interface ProductRowProps extends ProductActionHandlers {
-  product: Product;
+  id: number;
   index: number;
   top: number;
   focusable: boolean;
+  columns: ProductColumn[];
+  /** Actions as buttons (lg and up), else one menu. */
+  wide: boolean;
+  money: (cents: number | null) => string;
   canManageProducts: boolean;
+  selected: boolean;
+  onToggleSelected: (id: number) => void;
   statusBusy: boolean;
-  cells: Array<{ id: string; node: ReactNode }>;
   onFocusRow: (index: number) => void;
   onKeyDown: (event: KeyboardEvent<HTMLTableRowElement>, index: number, product: Product) => void;
 }
 
-function ProductRow({
-  product,
+/** One product's row: reads the product from the store, so its changes re-render this row alone. */
+const ProductRow = memo(function ProductRow({
+  id,
   index,
   top,
   focusable,
+  columns,
+  wide,
+  money,
   canManageProducts,
+  selected,
+  onToggleSelected,
   statusBusy,
-  cells,
   onFocusRow,
   onKeyDown,
   ...actions
 }: ProductRowProps) {
+  const product = useProduct(id);
+  if (!product) return null;
   const active = product.is_active !== false;
+  const ctx: CellContext = {
+    canManageProducts,
+    money,
+    selected,
+    onToggleSelected,
+    actions: (
+      <div className="flex items-center justify-end gap-1">
+        <ProductActions
+          product={product}
+          canManageProducts={canManageProducts}
+          statusBusy={statusBusy}
+          inlineFrom="lg"
+          only={wide ? "inline" : "menu"}
+          compact
+          {...actions}
+        />
+      </div>
+    ),
+  };
   return (
     <tr
       id={rowId(product.id)}
@@ -249,25 +315,11 @@ function ProductRow({
       )}
       style={{ height: ROW_PX, transform: `translateY(${top}px)` }}
     >
-      {cells.map((cell) => (
-        <td key={cell.id} className={cn("flex items-center px-2", COLUMN_CLASS[cell.id])}>
-          {cell.id === "actions" ? (
-            <div className="flex items-center justify-end gap-1">
-              <ProductActions
-                product={product}
-                canManageProducts={canManageProducts}
-                statusBusy={statusBusy}
-                inlineFrom="lg"
-                {...actions}
-              />
-            </div>
-          ) : cell.id === "photo" ? (
-            <ProductPhotoButton product={product} canManage={canManageProducts} size={TABLE_PHOTO_PX} />
-          ) : (
-            cell.node
-          )}
+      {columns.map((column) => (
+        <td key={column.id} className={cn("flex items-center px-2", column.from && SHOWN_FROM[column.from], column.className)}>
+          {column.cell(product, ctx)}
         </td>
       ))}
     </tr>
   );
-}
+});

@@ -1,168 +1,223 @@
-import { createColumnHelper, type SortingFn } from "@tanstack/react-table";
+import type { ReactNode } from "react";
 import type { Product } from "../../../../contract/products";
 import { Badge } from "../../../components/ui/badge";
 import { gradeText } from "../../../lib/card-details";
-import { useMoney } from "../../settings";
+import type { Breakpoint } from "../../../lib/use-screen";
+import { ProductPhotoButton } from "../../products";
+import type { SortValue } from "../row-index";
 import { isLowStock } from "./product-card";
 import { QuantityStepper } from "./quantity-stepper";
 
-const column = createColumnHelper<Product>();
+/** The cover's box in a row: fixed, inside the row's fixed height. */
+const TABLE_PHOTO_PX = 40;
 
-/** Lower-cased text per product and field, computed once per product object (sorting 100,000 rows compares often). */
-const lowered = new WeakMap<Product, Map<string, string>>();
-function lower(p: Product, field: "product_name" | "vendor" | "barcode"): string {
-  let m = lowered.get(p);
-  if (!m) {
-    m = new Map();
-    lowered.set(p, m);
-  }
-  let v = m.get(field);
-  if (v === undefined) {
-    v = p[field].toLowerCase();
-    m.set(field, v);
-  }
-  return v;
+/** What a cell may use besides its product. */
+export interface CellContext {
+  canManageProducts: boolean;
+  /** Cents in the shop's currency. */
+  money: (cents: number | null) => string;
+  selected: boolean;
+  onToggleSelected: (id: number) => void;
+  /** The row's actions (ProductActions), made by the table. */
+  actions: ReactNode;
 }
-
-const byText =
-  (field: "product_name" | "vendor" | "barcode"): SortingFn<Product> =>
-  (a, b) => {
-    const x = lower(a.original, field);
-    const y = lower(b.original, field);
-    return x < y ? -1 : x > y ? 1 : 0;
-  };
-
-export const formatUpdated = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
 
 /**
- * Column widths and the screens they show on (narrow screens keep name, quantity and actions).
- * Price shows everywhere; condition/grade and location from `laptop` screens (1400 px), the time
- * of the last change from `page` (1680 px, the page's widest), where the name still has room.
+ * One column of the inventory table: everything about it in one place. A new column is one more
+ * entry in `productColumns` (and, when the sort is to be remembered, its id in view-prefs.ts).
  */
-export const COLUMN_CLASS: Record<string, string> = {
-  select: "w-10 shrink-0 justify-center",
-  photo: "w-14 shrink-0 justify-center",
-  product_name: "min-w-32 flex-[3]",
-  vendor: "hidden min-w-0 flex-[2] md:flex",
-  barcode: "hidden w-40 shrink-0 lg:flex",
-  release_year: "hidden w-16 shrink-0 sm:flex",
-  quantity_on_hand: "w-36 shrink-0",
-  price: "w-20 shrink-0 justify-end",
-  grade: "hidden w-28 shrink-0 laptop:flex",
-  location: "hidden w-28 shrink-0 laptop:flex",
-  reorder_point: "hidden w-20 shrink-0 justify-end laptop:flex",
-  is_active: "hidden w-24 shrink-0 sm:flex",
-  updated_at: "hidden w-44 shrink-0 page:flex",
-  actions: "w-14 shrink-0 justify-end lg:w-72",
-};
-
-export const COLUMN_LABELS: Record<string, string> = {
-  select: "Select",
-  photo: "Photo",
-  product_name: "Name",
-  vendor: "Vendor",
-  barcode: "Barcode",
-  release_year: "Year",
-  quantity_on_hand: "Quantity",
-  price: "Price",
-  grade: "Condition",
-  location: "Location",
-  reorder_point: "Reorder at",
-  is_active: "Status",
-  updated_at: "Updated",
-  actions: "Actions",
-};
-
-function Price({ cents }: { cents: number | null }) {
-  const money = useMoney();
-  return <span className="tabular-nums">{cents === null ? "—" : money(cents)}</span>;
+export interface ProductColumn {
+  id: string;
+  label: string;
+  /** Shown from this screen width up (narrow screens keep name, quantity and actions); not rendered below it. */
+  from?: Breakpoint;
+  /** Width. */
+  className: string;
+  /**
+   * Sortable by this value: text compared as given (give it lower-cased), numbers as numbers,
+   * null after every value either way; ties keep the catalogue's order (newest first). The value
+   * is taken once per product when the column is sorted, and again only for a changed product.
+   */
+  sortValue?: (p: Product) => SortValue;
+  /** The first click sorts from the highest (the default: from the lowest). */
+  sortDescFirst?: boolean;
+  /** Only for those who may manage products (selection for labels). */
+  managersOnly?: boolean;
+  /** Header label for screen readers only. */
+  hiddenLabel?: boolean;
+  cell: (p: Product, ctx: CellContext) => ReactNode;
 }
 
-/** The table's columns; sorting by the library's row models, with text compared case-insensitively. */
-export const productColumns = [
-  column.display({
+const UPDATED = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
+export const formatUpdated = (iso: string) => UPDATED.format(new Date(iso));
+
+/** A column's cells and header show from its breakpoint up (CSS, also where the table cannot tell the width). */
+export const SHOWN_FROM: Record<Breakpoint, string> = {
+  sm: "hidden sm:flex",
+  md: "hidden md:flex",
+  lg: "hidden lg:flex",
+  laptop: "hidden laptop:flex",
+  page: "hidden page:flex",
+};
+
+/** Lower-cased text, the same string object for the same text (a vendor's name is not copied 20,000 times). */
+function lowerOnce(): (text: string | null) => string | null {
+  const seen = new Map<string, string>();
+  return (text) => {
+    if (text === null) return null;
+    let lower = seen.get(text);
+    if (lower === undefined) {
+      lower = text.toLowerCase();
+      if (seen.size < 10_000) seen.set(text, lower);
+    }
+    return lower;
+  };
+}
+const lowerVendor = lowerOnce();
+const lowerGrade = lowerOnce();
+const lowerLocation = lowerOnce();
+
+function StatusBadge({ p }: { p: Product }) {
+  if (p.is_active === false) return <Badge variant="neutral">Disabled</Badge>;
+  if (isLowStock(p.quantity_on_hand)) {
+    return <Badge variant={p.quantity_on_hand <= 0 ? "danger" : "warning"}>{p.quantity_on_hand <= 0 ? "Out of stock" : "Low stock"}</Badge>;
+  }
+  return <Badge variant="success">Active</Badge>;
+}
+
+/**
+ * The table's columns. Price shows everywhere; condition/grade and location from `laptop` screens
+ * (1400 px), the time of the last change from `page` (1680 px). The name takes what is left and
+ * wraps to two lines; the actions are icons below `page` widths, so at 1280-1440 px a whole
+ * product name shows.
+ */
+export const productColumns: ProductColumn[] = [
+  {
     id: "select",
-    enableSorting: false,
-    cell: (c) => (
+    label: "Select",
+    className: "w-10 shrink-0 justify-center",
+    managersOnly: true,
+    cell: (p, ctx) => (
       <input
         type="checkbox"
         className="size-4"
-        aria-label={`Select ${c.row.original.product_name}`}
-        checked={c.row.getIsSelected()}
-        onChange={c.row.getToggleSelectedHandler()}
+        aria-label={`Select ${p.product_name}`}
+        checked={ctx.selected}
+        onChange={() => ctx.onToggleSelected(p.id)}
       />
     ),
-  }),
-  // The cover in a fixed 40-pixel box; the row renders it (it opens the viewer, for managers the photos to change).
-  column.display({ id: "photo", enableSorting: false }),
-  column.accessor("product_name", {
-    sortingFn: byText("product_name"),
-    cell: (c) => (
-      <span className="truncate font-semibold" data-testid="product-name">
-        {c.getValue()}
+  },
+  {
+    // The cover in a fixed 40-pixel box: opens the viewer (for managers, the photos to change).
+    id: "photo",
+    label: "Photo",
+    className: "w-14 shrink-0 justify-center",
+    cell: (p, ctx) => <ProductPhotoButton product={p} canManage={ctx.canManageProducts} size={TABLE_PHOTO_PX} />,
+  },
+  {
+    id: "product_name",
+    label: "Name",
+    className: "min-w-32 flex-[3]",
+    sortValue: (p) => p.product_name.toLowerCase(),
+    cell: (p) => (
+      <span className="line-clamp-2 break-words font-semibold leading-tight" data-testid="product-name" title={p.product_name}>
+        {p.product_name}
       </span>
     ),
-  }),
-  column.accessor("vendor", { sortingFn: byText("vendor"), cell: (c) => <span className="truncate">{c.getValue()}</span> }),
-  column.accessor("barcode", {
-    sortingFn: byText("barcode"),
-    cell: (c) => <span className="truncate font-mono text-xs">{c.getValue()}</span>,
-  }),
-  column.accessor("release_year", { sortingFn: "basic", sortUndefined: "last", cell: (c) => c.getValue() ?? "—" }),
-  column.accessor("quantity_on_hand", {
-    sortingFn: "basic",
-    sortDescFirst: false,
-    cell: (c) => <QuantityStepper product={c.row.original} size="sm" />,
-  }),
-  // Products without a price (undefined to the sort) come after the priced ones, either way.
-  column.accessor((p) => p.price ?? undefined, {
+  },
+  {
+    id: "vendor",
+    label: "Vendor",
+    from: "md",
+    className: "min-w-20 flex-[1]",
+    sortValue: (p) => lowerVendor(p.vendor),
+    cell: (p) => <span className="line-clamp-2 break-words leading-tight">{p.vendor}</span>,
+  },
+  {
+    id: "barcode",
+    label: "Barcode",
+    from: "lg",
+    className: "w-32 shrink-0",
+    sortValue: (p) => p.barcode.toLowerCase(),
+    cell: (p) => <span className="truncate font-mono text-xs">{p.barcode}</span>,
+  },
+  {
+    id: "release_year",
+    label: "Year",
+    from: "sm",
+    className: "w-16 shrink-0",
+    sortValue: (p) => p.release_year,
+    sortDescFirst: true,
+    cell: (p) => p.release_year ?? "—",
+  },
+  {
+    id: "quantity_on_hand",
+    label: "Quantity",
+    className: "w-36 shrink-0",
+    sortValue: (p) => p.quantity_on_hand,
+    cell: (p) => <QuantityStepper product={p} size="sm" />,
+  },
+  {
     id: "price",
-    sortingFn: "basic",
-    sortDescFirst: false,
-    sortUndefined: "last",
-    cell: (c) => <Price cents={c.row.original.price} />,
-  }),
-  column.accessor((p) => gradeText(p), {
+    label: "Price",
+    className: "w-20 shrink-0 justify-end",
+    sortValue: (p) => p.price,
+    cell: (p, ctx) => <span className="tabular-nums">{p.price === null ? "—" : ctx.money(p.price)}</span>,
+  },
+  {
     id: "grade",
-    sortingFn: "text",
-    cell: (c) => <span className="truncate">{c.getValue() || "—"}</span>,
-  }),
-  column.accessor((p) => p.location ?? undefined, {
+    label: "Condition",
+    from: "laptop",
+    className: "w-28 shrink-0",
+    sortValue: (p) => lowerGrade(gradeText(p)),
+    cell: (p) => <span className="truncate">{gradeText(p) || "—"}</span>,
+  },
+  {
     id: "location",
-    sortingFn: "text",
-    sortUndefined: "last",
-    cell: (c) => <span className="truncate">{c.getValue() ?? "—"}</span>,
-  }),
-  // The reorder point: stock at or under it is flagged (the Reports view lists those products "To reorder").
-  column.accessor((p) => p.reorder_point ?? undefined, {
+    label: "Location",
+    from: "laptop",
+    className: "w-28 shrink-0",
+    sortValue: (p) => lowerLocation(p.location),
+    cell: (p) => <span className="truncate">{p.location ?? "—"}</span>,
+  },
+  {
+    // The reorder point: stock at or under it is flagged (the Reports view lists those products "To reorder").
     id: "reorder_point",
-    sortingFn: "basic",
-    sortUndefined: "last",
-    cell: (c) => {
-      const point = c.row.original.reorder_point;
+    label: "Reorder at",
+    from: "page",
+    className: "w-20 shrink-0 justify-end",
+    sortValue: (p) => p.reorder_point ?? null,
+    cell: (p) => {
+      const point = p.reorder_point;
       if (point === null || point === undefined) return "—";
-      const low = c.row.original.quantity_on_hand <= point;
+      const low = p.quantity_on_hand <= point;
       return <span className={low ? "font-semibold tabular-nums text-[var(--warning-text)]" : "tabular-nums"}>{point}</span>;
     },
-  }),
-  column.accessor((p) => p.is_active !== false, {
+  },
+  {
     id: "is_active",
-    sortingFn: "basic",
-    cell: (c) => {
-      const p = c.row.original;
-      if (p.is_active === false) return <Badge variant="neutral">Disabled</Badge>;
-      if (isLowStock(p.quantity_on_hand)) {
-        return (
-          <Badge variant={p.quantity_on_hand <= 0 ? "danger" : "warning"}>{p.quantity_on_hand <= 0 ? "Out of stock" : "Low stock"}</Badge>
-        );
-      }
-      return <Badge variant="success">Active</Badge>;
-    },
-  }),
-  column.accessor("updated_at", {
-    sortingFn: "basic",
-    cell: (c) => <time dateTime={c.getValue()}>{formatUpdated(c.getValue())}</time>,
-  }),
-  column.display({ id: "actions", enableSorting: false }),
+    label: "Status",
+    from: "sm",
+    className: "w-24 shrink-0",
+    sortValue: (p) => (p.is_active !== false ? 1 : 0),
+    sortDescFirst: true,
+    cell: (p) => <StatusBadge p={p} />,
+  },
+  {
+    id: "updated_at",
+    label: "Updated",
+    from: "page",
+    className: "w-44 shrink-0",
+    sortValue: (p) => p.updated_at,
+    cell: (p) => <time dateTime={p.updated_at}>{formatUpdated(p.updated_at)}</time>,
+  },
+  {
+    id: "actions",
+    label: "Actions",
+    className: "w-14 shrink-0 justify-end lg:w-40 page:w-72",
+    hiddenLabel: true,
+    cell: (_p, ctx) => ctx.actions,
+  },
 ];
+
+export const columnById = new Map(productColumns.map((c) => [c.id, c]));

@@ -49,7 +49,7 @@ export function useProductStore(): ProductStore {
   return store;
 }
 
-/** The whole catalogue (downloaded once, when the first screen that needs it mounts). */
+/** The whole catalogue as an array, newest first (downloaded once, when the first screen that needs it mounts); a new array after every change: for small screens and dialogs, not for views of every product (useCatalogue). */
 export function useProductList() {
   const store = useProductStore();
   useEffect(() => store.ensureList(), [store]);
@@ -57,6 +57,20 @@ export function useProductList() {
   const status = useSyncExternalStore(store.subscribe, store.getListStatus);
   const error = useSyncExternalStore(store.subscribe, store.getListError);
   return { products, status, error, pending: status === "idle" || status === "loading" };
+}
+
+/**
+ * The catalogue's load (downloaded once, when the first screen that needs it mounts), for views
+ * of the whole catalogue: they read its products from the store (`slotCount`, `at`) and follow
+ * its changes with `subscribeCatalogue`, so nothing is derived again for 100,000 products
+ * because one changed.
+ */
+export function useCatalogue() {
+  const store = useProductStore();
+  useEffect(() => store.ensureList(), [store]);
+  const status = useSyncExternalStore(store.subscribe, store.getListStatus);
+  const error = useSyncExternalStore(store.subscribe, store.getListError);
+  return { store, status, error, pending: status === "idle" || status === "loading" };
 }
 
 /** The stored copy of one product (undefined while the store does not know it). */

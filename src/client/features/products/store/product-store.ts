@@ -3,6 +3,7 @@ import { gtinKey } from "../../../../contract/gtin";
 import type { Product, ProductsSince, QuantityChangeBody } from "../../../../contract/products";
 import { RECENT_PRODUCTS_MAX } from "../../../../contract/rules";
 import { type ApiError, normaliseError } from "../../../lib/http";
+import { inSlices } from "../../../lib/slices";
 import type { ProductList } from "../api/list-products";
 import type { OfflineStorage, QueuedTap } from "./offline-storage";
 import { TapQueue } from "./tap-queue";
@@ -27,6 +28,18 @@ export interface ProductStoreOptions {
 
 export type ListStatus = "idle" | "loading" | "loaded" | "error";
 
+/** One product changed in its slot (`previous`: the copy it replaced), or joined the catalogue (no `previous`). */
+export interface CatalogueChange {
+  slot: number;
+  previous?: Product;
+}
+
+/**
+ * What changed in the catalogue since the last notice: "reset" when it was loaded (every slot
+ * may hold another product), else the slots that changed, in order.
+ */
+export type CatalogueChanges = "reset" | readonly CatalogueChange[];
+
 /** Products a partial screen re-looks up after a reconnect or an import: the current one and the recents. */
 export const WATCHED_MAX = RECENT_PRODUCTS_MAX + 1;
 
@@ -42,11 +55,23 @@ export const WATCHED_MAX = RECENT_PRODUCTS_MAX + 1;
  * the app the session ended.
  */
 export class ProductStore {
-  private readonly byId = new Map<number, Product>();
-  private readonly idByBarcode = new Map<string, number>();
-  /** Ids newest first (the list's order, products new to this tab in front). */
-  private order: number[] = [];
+  /**
+   * The catalogue, one copy of each product, in slots numbered in the order this tab came to know
+   * the products: a list load numbers the list from its oldest, a product new to this tab takes
+   * the next slot, so the list's order (newest first) is the slots from the last. A newer copy of
+   * a product replaces it in its slot; a slot changes only when a list is loaded.
+   */
+  private slots: Product[] = [];
+  private slotById = new Map<number, number>();
+  /** Products known but not in the catalogue (restored from offline storage before a list). */
+  private readonly loose = new Map<number, Product>();
+  private idByBarcode = new Map<string, number>();
   private listCache: Product[] | null = null;
+  private changes: CatalogueChange[] | "reset" | null = null;
+  private notices = 0;
+  private readonly catalogueListeners = new Set<(changes: CatalogueChanges) => void>();
+  /** Products accepted while a list was being taken in: applied again over it. */
+  private acceptedDuringLoad: Array<[Product, boolean | "listed"]> | null = null;
   private listStatus: ListStatus = "idle";
   private listError: ApiError | null = null;
   private wantsAll = false;
@@ -74,7 +99,7 @@ export class ProductStore {
       },
       refused: (tap, error, waited) => {
         this.emit();
-        if (!waited) this.options.onRefused?.(tap, error, this.byId.get(tap.productId));
+        if (!waited) this.options.onRefused?.(tap, error, this.get(tap.productId));
       },
       restored: (_taps, products) => {
         for (const p of products) this.accept(p, "listed");
@@ -90,17 +115,36 @@ export class ProductStore {
     return () => this.listeners.delete(listener);
   };
 
+  /** The catalogue, newest first: a new array after every change (views of the whole catalogue read `slotCount`/`at` and `subscribeCatalogue`). */
   getList = (): readonly Product[] => {
-    this.listCache ??= this.order.flatMap((id) => this.byId.get(id) ?? []);
+    this.listCache ??= this.slots.slice().reverse();
     return this.listCache;
   };
   getListStatus = (): ListStatus => this.listStatus;
   getListError = (): ApiError | null => this.listError;
-  get = (id: number): Product | undefined => this.byId.get(id);
+  get = (id: number): Product | undefined => {
+    const slot = this.slotById.get(id);
+    return slot === undefined ? this.loose.get(id) : this.slots[slot];
+  };
+  /** Products in the catalogue (slots 0 to slotCount - 1; the newest in the last). */
+  slotCount = (): number => this.slots.length;
+  /** The product in a slot. */
+  at = (slot: number): Product => this.slots[slot] as Product;
+  /**
+   * Hears, before the store's other listeners, what changed in the catalogue: the slots whose
+   * product changed or joined, or "reset" after a list load. A view of the whole catalogue
+   * patches what it derived instead of deriving it all again.
+   */
+  subscribeCatalogue = (listener: (changes: CatalogueChanges) => void): (() => void) => {
+    this.catalogueListeners.add(listener);
+    return () => this.catalogueListeners.delete(listener);
+  };
+  /** How many notices `subscribeCatalogue` has sent: a view that derived at this count is up to date. */
+  catalogueNotices = (): number => this.notices;
   /** A known product by barcode, or by another form of its GTIN. */
   getByBarcode = (barcode: string): Product | undefined => {
     const id = this.idByBarcode.get(barcode) ?? this.idByBarcode.get(gtinKey(barcode));
-    return id === undefined ? undefined : this.byId.get(id);
+    return id === undefined ? undefined : this.get(id);
   };
   /** Quantity changes of product `id` waiting for the server (queued, in offline storage). */
   pendingTaps = (id: number): number => this.queue.taps().filter((t) => t.productId === id).length;
@@ -115,7 +159,7 @@ export class ProductStore {
     return sum;
   };
   /** Stock as this tab shows it: the stored quantity plus the changes in flight. */
-  shownQuantity = (id: number): number => (this.byId.get(id)?.quantity_on_hand ?? 0) + this.pendingDelta(id);
+  shownQuantity = (id: number): number => (this.get(id)?.quantity_on_hand ?? 0) + this.pendingDelta(id);
 
   /** A screen needs the whole catalogue: downloads it once (again only after a failure). */
   ensureList = (): void => {
@@ -230,29 +274,56 @@ export class ProductStore {
     this.emit();
     try {
       const { products, revision } = await this.api.list();
-      const listed = new Set<number>();
-      for (const p of products) {
-        listed.add(p.id);
-        this.accept(p, "listed");
-      }
-      // Products this tab learnt of that the list does not hold yet are newer: they go first.
-      // That includes products kept offline before a reload (restored without a place in the
-      // list): the shared snapshot may predate them, and a catch-up finds them unchanged.
-      const unlisted = new Set(this.order.filter((id) => !listed.has(id)));
-      for (const id of this.byId.keys()) if (!listed.has(id)) unlisted.add(id);
-      this.order = [...unlisted, ...products.map((p) => p.id)];
-      this.listCache = null;
+      this.acceptedDuringLoad = [];
+      await this.takeList(products);
+      for (const [p, add] of this.acceptedDuringLoad) this.accept(p, add);
       this.watermark = revision;
       this.listStatus = "loaded";
     } catch (err) {
       this.listStatus = "error";
       this.listError = normaliseError(err);
+    } finally {
+      this.acceptedDuringLoad = null;
     }
     this.emit();
     if ((this.syncAgain || liveBefore) && this.listStatus === "loaded") {
       this.syncAgain = false;
       this.resync();
     }
+  }
+
+  /**
+   * The list becomes the catalogue, in slices (100,000 products take a while to index): the list
+   * from its oldest, then the products this tab learnt of that the list does not hold yet (they
+   * are newer: they show first). Of two copies of a product the newer is kept. Changes arriving
+   * meanwhile are applied again over it by the caller.
+   */
+  private async takeList(products: readonly Product[]): Promise<void> {
+    const n = products.length;
+    // Pushed in order: an array made with its length and filled would be a slow, sparse one at this size.
+    const slots: Product[] = [];
+    const slotById = new Map<number, number>();
+    await inSlices(n, (i) => {
+      const p = products[n - 1 - i] as Product;
+      const old = this.get(p.id);
+      slots.push(old && old.revision > p.revision ? old : p);
+      slotById.set(p.id, i);
+    });
+    // Products known loosely (looked up, or kept offline before a reload) join too: the shared
+    // snapshot may predate them, and a catch-up would find them unchanged.
+    for (const p of [...this.slots, ...this.loose.values()]) {
+      if (slotById.has(p.id)) continue;
+      slotById.set(p.id, slots.length);
+      slots.push(p);
+    }
+    this.loose.clear();
+    const idByBarcode = new Map<string, number>();
+    await inSlices(slots.length, (i) => indexBarcode(idByBarcode, slots[i] as Product));
+    this.slots = slots;
+    this.slotById = slotById;
+    this.idByBarcode = idByBarcode;
+    this.listCache = null;
+    this.changes = "reset";
   }
 
   private async runSync(): Promise<void> {
@@ -282,23 +353,46 @@ export class ProductStore {
 
   /**
    * Keeps `p` when it is newer than the stored copy. `add`: whether a product this tab does not
-   * know yet joins (true: in front of the list; "listed": the list load places it).
+   * know yet joins (true: the catalogue, in front of the list; "listed": known, placed by a list load).
    */
   private accept(p: Product, add: boolean | "listed"): boolean {
-    const old = this.byId.get(p.id);
+    const slot = this.slotById.get(p.id);
+    const old = slot === undefined ? this.loose.get(p.id) : this.slots[slot];
     if (old ? p.revision <= old.revision : !add) return false;
+    this.acceptedDuringLoad?.push([p, add]);
     if (old && old.barcode !== p.barcode) {
       for (const b of [old.barcode, gtinKey(old.barcode)]) if (this.idByBarcode.get(b) === p.id) this.idByBarcode.delete(b);
     }
-    this.byId.set(p.id, p);
-    this.idByBarcode.set(p.barcode, p.id);
-    this.idByBarcode.set(gtinKey(p.barcode), p.id);
-    if (!old && add === true) this.order.unshift(p.id);
+    indexBarcode(this.idByBarcode, p);
+    if (slot !== undefined) {
+      this.slots[slot] = p;
+      this.noteChange({ slot, previous: old });
+    } else if (add === true) {
+      this.loose.delete(p.id);
+      this.slotById.set(p.id, this.slots.length);
+      this.noteChange({ slot: this.slots.length });
+      this.slots.push(p);
+    } else {
+      this.loose.set(p.id, p);
+    }
     this.listCache = null;
     return true;
   }
 
+  private noteChange(change: CatalogueChange): void {
+    if (this.changes === "reset") return;
+    this.changes ??= [];
+    this.changes.push(change);
+  }
+
   private emit(): void {
+    // The views of the whole catalogue patch what they derived first, then every reader re-reads.
+    const changes = this.changes;
+    this.changes = null;
+    if (changes) {
+      this.notices++;
+      for (const listener of this.catalogueListeners) listener(changes);
+    }
     for (const listener of this.listeners) listener();
     this.keepShownProducts();
   }
@@ -309,7 +403,14 @@ export class ProductStore {
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
       const ids = new Set([...this.watched.flatMap((b) => this.getByBarcode(b)?.id ?? []), ...this.queue.taps().map((t) => t.productId)]);
-      this.queue.saveProducts([...ids].flatMap((id) => this.byId.get(id) ?? []));
+      this.queue.saveProducts([...ids].flatMap((id) => this.get(id) ?? []));
     }, 250);
   }
+}
+
+/** A product under its barcode and, when it differs, the GTIN form of it (lookups find either). */
+function indexBarcode(index: Map<string, number>, p: Product): void {
+  index.set(p.barcode, p.id);
+  const key = gtinKey(p.barcode);
+  if (key !== p.barcode) index.set(key, p.id);
 }

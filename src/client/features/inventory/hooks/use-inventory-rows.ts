@@ -1,0 +1,67 @@
+import { useDeferredValue, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useCatalogue } from "../../products";
+import type { InventoryFilters } from "../filters";
+import { RowIndex, type RowSort } from "../row-index";
+
+const NONE: ReadonlySet<number> = new Set();
+const EMPTY = new Int32Array(0);
+
+/**
+ * The inventory's rows (row-index.ts) for the filters and sort shown. Typing stays instant: the
+ * search box renders first and the rows follow (the filters are deferred), and each keystroke
+ * only filters an order made once per sort on keys made once per product. Live changes patch
+ * the rows (a product that stays where it is re-renders only its own row). A performance mark is
+ * left after each filtered render, a measure for each filtering.
+ */
+export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null, kept: ReadonlySet<number> = NONE) {
+  const catalogue = useCatalogue();
+  const { store } = catalogue;
+  const [index] = useState(() => new RowIndex(store));
+  useEffect(() => index.connect(), [index]);
+  const version = useSyncExternalStore(index.subscribe, index.getVersion);
+  const deferred = useDeferredValue(filters);
+  const loaded = catalogue.status === "loaded";
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` says the rows were patched (the index answers them).
+  const rows = useMemo(() => {
+    if (!loaded) return EMPTY;
+    const start = performance.now();
+    const out = index.select(deferred, sort, kept);
+    performance.measure("inventory-filter", { start, end: performance.now(), detail: { count: out.length } });
+    return out;
+  }, [index, loaded, deferred, sort, kept, version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as above.
+  const options = useMemo(() => (loaded ? index.options() : { vendors: [], years: [], locations: [] }), [index, loaded, version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as above (the catalogue's size).
+  const total = useMemo(() => (loaded ? index.size() : 0), [index, loaded, version]);
+
+  // The search keys while the browser is idle, so the first keystroke finds them ready.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: again after each change of the rows.
+  useEffect(() => {
+    if (!loaded) return;
+    let cancelled = false;
+    let handle = 0;
+    const idle = typeof window.requestIdleCallback === "function";
+    const work = (deadline?: IdleDeadline) => {
+      if (cancelled) return;
+      const until = performance.now() + 8;
+      const done = index.fillKeys(() => (deadline ? deadline.timeRemaining() > 1 : performance.now() < until));
+      if (!done) schedule();
+    };
+    const schedule = () => {
+      handle = idle ? window.requestIdleCallback(work) : window.setTimeout(work, 50);
+    };
+    schedule();
+    return () => {
+      cancelled = true;
+      if (idle) window.cancelIdleCallback(handle);
+      else window.clearTimeout(handle);
+    };
+  }, [index, loaded, version]);
+
+  useEffect(() => {
+    performance.mark("inventory-filtered", { detail: { searchText: deferred.searchText, count: rows.length } });
+  }, [rows, deferred]);
+
+  return { ...catalogue, index, rows, options, total, stale: deferred !== filters };
+}
