@@ -17,14 +17,14 @@ export async function expectNoAxeViolations(page: Page) {
   expect(first.length === 0 ? first : await analyze()).toEqual([]);
 }
 
-/** Waits (up to 3 s) until no CSS animation or transition is running (spinners, which never end, aside). */
+/** Waits (up to 1 s: a toast enters in 0.4 s) until no CSS animation or transition is running (spinners, which never end, aside). */
 async function settleAnimations(page: Page) {
   await page
     .waitForFunction(
       () =>
         document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY),
       undefined,
-      { timeout: 3_000 },
+      { timeout: 1_000 },
     )
     .catch(() => {});
 }
