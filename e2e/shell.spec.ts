@@ -79,7 +79,14 @@ test.describe("views and navigation per role", () => {
     const manager = await createUser(api, "manager");
     await signIn(page, manager);
     const nav = page.getByRole("navigation", { name: "Views" });
-    await expect(nav.getByRole("button")).toHaveText(["Streamer View", "Full Inventory", "Reports", "Manage Users", "Orders", "Integrations"]);
+    await expect(nav.getByRole("button")).toHaveText([
+      "Streamer View",
+      "Full Inventory",
+      "Reports",
+      "Manage Users",
+      "Orders",
+      "Integrations",
+    ]);
     await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
     await nav.getByRole("button", { name: "Manage Users" }).click();
     await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
@@ -90,7 +97,14 @@ test.describe("views and navigation per role", () => {
     await page.getByLabel("Password").fill(E2E_ADMIN.password);
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page.getByText("Super Administrator")).toBeVisible();
-    await expect(nav.getByRole("button")).toHaveText(["Streamer View", "Full Inventory", "Reports", "Manage Users", "Orders", "Integrations"]);
+    await expect(nav.getByRole("button")).toHaveText([
+      "Streamer View",
+      "Full Inventory",
+      "Reports",
+      "Manage Users",
+      "Orders",
+      "Integrations",
+    ]);
   });
 });
 
