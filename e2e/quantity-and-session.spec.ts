@@ -101,8 +101,9 @@ test.describe("one quantity path", () => {
     await expect(page.getByTestId("waiting-taps-count")).toHaveText("2");
 
     // Online again, but the quantity calls still find no server: the card shows them pending.
+    // On the context, not the page: a page's routes miss what its service worker fetches.
     const quantityUrl = `**/api/products/${product.id}/quantity`;
-    await page.route(quantityUrl, (route) => route.abort("internetdisconnected"));
+    await context.route(quantityUrl, (route) => route.abort("internetdisconnected"));
     await context.setOffline(false);
     await expect(page.getByText("Loading products...")).toHaveCount(0, { timeout: 60_000 });
     await search(page).fill(product.barcode);
@@ -111,7 +112,7 @@ test.describe("one quantity path", () => {
     expect((await serverProduct(product.barcode)).quantity_on_hand).toBe(10);
 
     // The server is reachable: both are applied, each once.
-    await page.unroute(quantityUrl);
+    await context.unroute(quantityUrl);
     await expect(card.getByTestId("pending-taps")).toHaveCount(0, { timeout: 60_000 });
     await expect(page.getByTestId("waiting-taps")).toHaveCount(0);
     await expect(quantityOf(card)).toHaveText("12");

@@ -56,7 +56,13 @@ export function ActivityMenu() {
           {entries.length === 0 ? (
             <p className="p-3 text-sm text-gray-700 dark:text-gray-300">No changes by others yet.</p>
           ) : (
-            <ol className="min-h-0 overflow-y-auto p-1" data-testid="activity-list" aria-label="Changes by others, newest first">
+            <ol
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a long list scrolls; focusable, a keyboard scrolls it too (axe scrollable-region-focusable)
+              tabIndex={0}
+              className="min-h-0 overflow-y-auto p-1 focus-visible:outline-2 focus-visible:outline-blue-600"
+              data-testid="activity-list"
+              aria-label="Changes by others, newest first"
+            >
               {entries.map((e) => (
                 <li key={e.id} className={cn("flex flex-col rounded-md px-2 py-1.5 text-sm", e.at > seen && "font-semibold")}>
                   <span>{describeEntry(e)}</span>
