@@ -22,6 +22,24 @@ import { type AuditRow, addDays, expectedSales, localDay, replayStockValue, sold
 
 type Api = ReturnType<typeof caller>;
 
+/** A streamer's sale of one unit at `at` (ISO), written straight into the quantity audit as a tap writes it. */
+async function insertStreamerSale(t: TestApp, p: Product, at: string) {
+  await t.database.db.insert(quantityAudit).values({
+    productId: p.id,
+    productName: p.product_name,
+    barcode: p.barcode,
+    quantityChange: -1,
+    quantityBefore: 2,
+    quantityAfter: 1,
+    transactionType: "adjustment",
+    notes: "Streamer adjustment",
+    userName: "someone",
+    timestamp: new Date(at),
+    // apply_quantity_change() records the product's price as the unit price of a tap.
+    unitPrice: p.price,
+  });
+}
+
 async function signIn(t: TestApp, role: Role) {
   const { user, cookie } = await signedIn(t.app, role);
   return { user, cookie, api: caller(t.app, cookie) };
@@ -184,20 +202,7 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
     await t.database.db.delete(quantityAudit);
     const p = catalogue[0] as Product;
     for (const at of ["2026-03-08T04:30:00Z", "2026-03-09T04:30:00Z", "2026-03-09T03:59:59Z"]) {
-      await t.database.db.insert(quantityAudit).values({
-        productId: p.id,
-        productName: p.product_name,
-        barcode: p.barcode,
-        quantityChange: -1,
-        quantityBefore: 2,
-        quantityAfter: 1,
-        transactionType: "adjustment",
-        notes: "Streamer adjustment",
-        userName: "someone",
-        timestamp: new Date(at),
-        // apply_quantity_change() records the product's price as the unit price of a tap.
-        unitPrice: p.price,
-      });
+      await insertStreamerSale(t, p, at);
     }
     await t.app.reportsJob.runOnce({ rebuildSales: true });
     const report = (await manager.get("/api/reports/sales?from=2026-03-07&to=2026-03-09")).json<SalesReport>();
@@ -240,20 +245,7 @@ describe("sales in a zone 5:45 ahead of UTC (Asia/Kathmandu): days start at 18:1
     const manager = (await signIn(t, "manager")).api;
     const p = await manager.create({ price: 100 });
     for (const at of ["2026-05-01T18:14:59Z", "2026-05-01T18:15:00Z", "2026-05-01T18:29:59Z"]) {
-      await t.database.db.insert(quantityAudit).values({
-        productId: p.id,
-        productName: p.product_name,
-        barcode: p.barcode,
-        quantityChange: -1,
-        quantityBefore: 2,
-        quantityAfter: 1,
-        transactionType: "adjustment",
-        notes: "Streamer adjustment",
-        userName: "someone",
-        timestamp: new Date(at),
-        // apply_quantity_change() records the product's price as the unit price of a tap.
-        unitPrice: p.price,
-      });
+      await insertStreamerSale(t, p, at);
     }
     // Once from the audit (nothing rolled up), once from the roll-up: the same days.
     await t.app.reportsJob.runOnce({ rebuildSales: true, salesThrough: "2000-01-01" });
