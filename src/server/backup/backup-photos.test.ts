@@ -16,6 +16,7 @@ import { listMedia } from "../modules/photos/media-store.js";
 import { plainPng, uploadPhoto } from "../modules/photos/photos.test-support.js";
 import { signedIn } from "../test/factories.js";
 import { adminQuery, POSTGRES_URL } from "../test/server-processes.js";
+import { migratedDataDir } from "../test/templates.js";
 import { backupDataDir } from "./embedded-backup.js";
 import { backupShop, restoreShop } from "./shop-backup.js";
 import { extractTarEntry, listTar } from "./tar.js";
@@ -32,6 +33,12 @@ afterAll(async () => {
 });
 function freshDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "blez-backup-photos-"));
+  dirs.push(dir);
+  return dir;
+}
+/** A data folder with a migrated, empty database (as a server's first start leaves it). */
+function migratedDir(): string {
+  const dir = migratedDataDir("blez-backup-photos-");
   dirs.push(dir);
   return dir;
 }
@@ -83,7 +90,7 @@ async function servedPhotos(app: FastifyInstance) {
 
 describe("embedded database backups with photos", () => {
   it("npm run backup and restore carry the photos in DATA_DIR/media into a new folder, stored once in the file", SLOW, async () => {
-    const dataDir = freshDir();
+    const dataDir = migratedDir();
     const before = await served(await openPglite(dataDir), { DATA_DIR: dataDir }, async (app) => {
       await shopWithPhotos(app);
       return servedPhotos(app);
@@ -121,7 +128,7 @@ describe("embedded database backups with photos", () => {
   });
 
   it("a backup from before photos (the bare .tar.gz) still restores; a bundle is refused on the wrong database", SLOW, async () => {
-    const dataDir = freshDir();
+    const dataDir = migratedDir();
     await served(await openPglite(dataDir), { DATA_DIR: dataDir }, async (app) => shopWithPhotos(app));
     // A backup as written before photos: the bare .tar.gz of the database.
     const old = join(freshDir(), "shop-before-photos.tar.gz");

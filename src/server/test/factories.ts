@@ -7,6 +7,14 @@ import { hashPassword } from "../modules/users/passwords.js";
 
 export const TEST_PASSWORD = "correct-horse-battery";
 
+/**
+ * One argon2id hash of TEST_PASSWORD per test file, shared by the users it makes: a hash costs
+ * tens of milliseconds of CPU by design, and a run makes hundreds of users. Sign-ins still verify it.
+ */
+let testPasswordHash: Promise<string> | undefined;
+const passwordHashFor = (password: string) =>
+  password === TEST_PASSWORD ? (testPasswordHash ??= hashPassword(TEST_PASSWORD)) : hashPassword(password);
+
 export function uniqueName(prefix = "user"): string {
   return `${prefix}_${randomBytes(4).toString("hex")}`;
 }
@@ -17,7 +25,7 @@ export async function createUser(db: Db, opts: { role?: Role; username?: string;
     .insert(users)
     .values({
       username: opts.username ?? uniqueName(opts.role ?? "user"),
-      passwordHash: await hashPassword(opts.password ?? TEST_PASSWORD),
+      passwordHash: await passwordHashFor(opts.password ?? TEST_PASSWORD),
       role: opts.role ?? "streamer",
       isActive: opts.isActive ?? true,
     })
