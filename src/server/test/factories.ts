@@ -12,8 +12,11 @@ export const TEST_PASSWORD = "correct-horse-battery";
  * tens of milliseconds of CPU by design, and a run makes hundreds of users. Sign-ins still verify it.
  */
 let testPasswordHash: Promise<string> | undefined;
-const passwordHashFor = (password: string) =>
-  password === TEST_PASSWORD ? (testPasswordHash ??= hashPassword(TEST_PASSWORD)) : hashPassword(password);
+function passwordHashFor(password: string): Promise<string> {
+  if (password !== TEST_PASSWORD) return hashPassword(password);
+  testPasswordHash ??= hashPassword(TEST_PASSWORD);
+  return testPasswordHash;
+}
 
 export function uniqueName(prefix = "user"): string {
   return `${prefix}_${randomBytes(4).toString("hex")}`;
