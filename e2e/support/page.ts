@@ -15,11 +15,12 @@ const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
  * stack has a fraction of its contrast. The toasts' own colours are sonner's with the theme's.
  * While a dialog is open only the dialog is scanned. `colours: true` runs only the colour rules:
  * for the second theme of a screen whose structure a first scan has checked (axe's rules are most
- * of a browser test's time).
+ * of a browser test's time). `exclude`: a selector of what is left out besides (other tests' rows).
  */
-export async function expectNoAxeViolations(page: Page, { colours = false }: { colours?: boolean } = {}) {
+export async function expectNoAxeViolations(page: Page, { colours = false, exclude }: { colours?: boolean; exclude?: string } = {}) {
   await settleAnimations(page);
   let axe = new AxeBuilder({ page }).exclude("[data-sonner-toaster]");
+  if (exclude) axe = axe.exclude(exclude);
   if ((await page.locator(OPEN_DIALOG).count()) > 0) axe = axe.include(OPEN_DIALOG);
   if (colours) axe = axe.withRules(COLOUR_RULES);
   const results = await axe.analyze();
