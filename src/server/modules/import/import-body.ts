@@ -97,13 +97,15 @@ function bodyWorker(): Worker {
     waiting.delete(id);
   });
   const fail = (err: unknown) => {
+    if (worker !== w) return; // an earlier worker, already replaced
     worker = undefined;
     const answer: ReadBody = { ok: false, message: `The body could not be read: ${String(err)}`, details: [] };
     for (const resolve of waiting.values()) resolve(answer);
     waiting.clear();
   };
   w.on("error", fail);
-  w.on("exit", (code) => code !== 0 && fail(`exit ${code}`));
+  // An ended worker is never posted to again (its requests would wait forever): the next starts a new one.
+  w.on("exit", (code) => fail(`the worker ended (exit code ${code})`));
   worker = w;
   return w;
 }
