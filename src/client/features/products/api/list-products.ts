@@ -11,32 +11,32 @@ export interface ProductList {
   revision: number | null;
 }
 
-/** The catalogue request `/early-catalogue.js` started before the app loaded, for this user. */
+/** The catalogue `/early-catalogue.js` asked for (and parsed) before the app loaded, for this user; null: it failed. */
 interface EarlyCatalogue {
   userId: number;
-  response: Promise<Response>;
+  list: Promise<{ products: Product[]; revision: string | null } | null>;
 }
 
-/** The early request, taken once (whoever asks first), and only for the user it was made for. */
-function takeEarlyCatalogue(userId: number | undefined): Promise<Response> | null {
+/** The early list, taken once (whoever asks first), and only for the user it was asked for. */
+function takeEarlyCatalogue(userId: number | undefined): EarlyCatalogue["list"] | null {
   const w = globalThis as { __blezEarlyCatalogue?: EarlyCatalogue };
   const early = w.__blezEarlyCatalogue;
   w.__blezEarlyCatalogue = undefined;
-  return early && userId !== undefined && early.userId === userId ? early.response : null;
+  return early && userId !== undefined && early.userId === userId ? early.list : null;
 }
 
-const revisionOf = (headers: Headers): number | null => {
-  const revision = Number(headers.get(CATALOGUE_REVISION_HEADER));
-  return headers.has(CATALOGUE_REVISION_HEADER) && Number.isSafeInteger(revision) ? revision : null;
+const revisionOf = (value: string | null): number | null => {
+  const revision = Number(value);
+  return value !== null && Number.isSafeInteger(revision) ? revision : null;
 };
 
 /**
  * GET /api/products?catch_up=true: every product, newest first, complete up to the revision it
  * names (the store catches up with ?since= right after). The list (23 MB of JSON at 100,000
  * products) is parsed in slices, so the page keeps painting and taking input meanwhile; the
- * parser loads beside the download, not with the first screen. When the page started the request
- * before the app loaded (`/early-catalogue.js`, for `userId`), its answer is used if it is a
- * good one; anything else (an error status, a network failure, a body that does not parse) asks
+ * parser loads beside the download, not with the first screen. When the page asked for it before
+ * the app loaded (`/early-catalogue.js`, for `userId`), that list is taken if it came; anything
+ * else (an error status, a network failure, a body that does not parse, 10 s without it) asks
  * again here, through apiRequest and its rules.
  */
 export async function listProducts(userId?: number): Promise<ProductList> {
@@ -45,17 +45,14 @@ export async function listProducts(userId?: number): Promise<ProductList> {
   const early = takeEarlyCatalogue(userId);
   if (early) {
     try {
-      const response = await withTimeout(early, HTTP_TIMEOUT_MS);
-      if (response.ok) {
-        const products = await parse(await withTimeout(response.text(), HTTP_TIMEOUT_MS));
-        if (Array.isArray(products)) return { products, revision: revisionOf(response.headers) };
-      }
+      const list = await withTimeout(early, HTTP_TIMEOUT_MS);
+      if (list) return { products: list.products, revision: revisionOf(list.revision) };
     } catch {
       // asked again below
     }
   }
   const { data, headers } = await withRetries(() => apiRequest<Product[]>("/api/products?catch_up=true", { parse }), RETRY_DELAYS_MS);
-  return { products: data, revision: revisionOf(headers) };
+  return { products: data, revision: revisionOf(headers.get(CATALOGUE_REVISION_HEADER)) };
 }
 
 /** `promise`, or a rejection after `ms`. */
