@@ -13,9 +13,18 @@ export const StockValueSummary = memo(function StockValueSummary({ index, rows }
   const patches = useSyncExternalStore(index.subscribe, index.getPatches);
   const worth = () => stockValueAt(rows.length, (i) => index.productAt(rows, i) as Product);
   const [value, setValue] = useState(worth);
-  // After the rows are on screen: a keystroke's rows show first, their worth a moment later.
+  // When the page is idle, after the rows are on screen: a keystroke's rows (and the next
+  // keystroke) go first, their worth follows (a pass over every row shown).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `patches` says a product changed (its stock, its price).
-  useEffect(() => setValue(worth()), [index, rows, patches]);
+  useEffect(() => {
+    const compute = () => setValue(worth());
+    if (typeof window.requestIdleCallback !== "function") {
+      const timer = window.setTimeout(compute, 0);
+      return () => window.clearTimeout(timer);
+    }
+    const handle = window.requestIdleCallback(compute, { timeout: 500 });
+    return () => window.cancelIdleCallback(handle);
+  }, [index, rows, patches]);
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm" data-testid="stock-value">
       <span>
