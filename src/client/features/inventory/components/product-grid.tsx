@@ -54,7 +54,7 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => ROW_ESTIMATE_PX + GAP_PX,
-    overscan: 1,
+    overscan: 3,
     scrollMargin: margin,
   });
   const rows = virtualizer.getVirtualItems();
