@@ -141,3 +141,22 @@ test("a SOLD tap on the streamer view shows 10 then 9, once, whichever of its ev
   expect(shown.filter((v, i) => v !== shown[i - 1])).toEqual(["10", "9"]);
   expect(listDownloads()).toBe(0);
 });
+
+test("a returning user's catalogue is asked for before the app's code runs, once, and shows", async ({ page }) => {
+  const product = await createProduct(api, { product_name: uniqueName("early") });
+  const listDownloads = countListDownloads(page);
+  await openInventory(page);
+  expect(listDownloads()).toBe(1);
+  // Signed in, this browser knows the user: a reload asks for the catalogue from the page's head.
+  await page.reload();
+  await expect(page.getByText("Loading products...")).toHaveCount(0, { timeout: 60_000 });
+  await search(page).fill(product.barcode);
+  await expect(productCard(page, product)).toBeVisible();
+  expect(listDownloads()).toBe(2);
+  const started = await page.evaluate(() => {
+    const entries = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    const at = (path: string) => entries.find((e) => new URL(e.name).pathname === path)?.startTime ?? Number.NaN;
+    return { catalogue: at("/api/products"), sessionCheck: at("/api/auth/me") };
+  });
+  expect(started.catalogue).toBeLessThan(started.sessionCheck);
+});

@@ -126,9 +126,12 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
     if (!signedIn.ok()) throw new Error(`sign-in: ${signedIn.status()}`);
     await context.addInitScript({ content: PROBE });
     if (kind !== "plain") {
-      // The view asked for, in the catalogue's order (no remembered sort).
+      // The view asked for, in the catalogue's order (no remembered sort); and who this browser
+      // last saw signed in, as the app keeps it after every session check (a returning user).
+      const { user } = (await signedIn.json()) as { user: unknown };
+      const kept = JSON.stringify(JSON.stringify({ user }));
       await context.addInitScript({
-        content: `localStorage.setItem("blez-inventory-view", "${kind}"); localStorage.removeItem("blez-inventory-sort");`,
+        content: `localStorage.setItem("blez-inventory-view", "${kind}"); localStorage.removeItem("blez-inventory-sort"); localStorage.setItem("blez-signed-in", ${kept});`,
       });
     }
     await context.route(`${setup.url}/bench-plain`, (route) =>

@@ -150,4 +150,43 @@ describe("RowIndex", () => {
       expect(ids(index, index.select(filters, sort, NONE))).toEqual(ids(fresh, fresh.select(filters, sort, NONE)));
     }
   });
+  it("typing and erasing a search while products change: each search's rows are those a fresh index finds", async () => {
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n);
+    };
+    const names = ["Chrome", "Chrome Refractor", "Prizm", "Optic Chrome"];
+    const start = Array.from({ length: 40 }, (_, i) =>
+      fakeProduct(40 - i, 40 - i, { product_name: `${names[i % 4]} ${40 - i}`, quantity_on_hand: i % 7 }),
+    );
+    const { store, index } = await loaded(start);
+    const steps = ["c", "ch", "chr", "chrome", "chrome ", "chrome 1", "chrome 12", "chrome 1", "chrome", "chr", "ch", "c", ""];
+    let revision = 100;
+    for (let round = 0; round < 12; round++) {
+      for (const [k, q] of steps.entries()) {
+        for (const sort of [null, byPrice]) {
+          if (round % 2 === (sort ? 1 : 0)) continue;
+          const filters = f({ searchText: q, activeOnly: round % 3 !== 2 });
+          index.select(filters, sort, NONE);
+          // A change after most keystrokes: stock only (rows stay), a new name, or a status change.
+          if (k % 4 !== 3) {
+            const id = 1 + random(42);
+            const old = store.get(id);
+            const kind = random(3);
+            const next = fakeProduct(id, ++revision, {
+              ...(old ?? {}),
+              revision,
+              quantity_on_hand: random(9),
+              ...(kind === 1 ? { product_name: `${names[random(4)]} ${id}` } : {}),
+              ...(kind === 2 ? { is_active: random(2) === 0 } : {}),
+            });
+            store.applyEvent(fakeEvent(old ? "quantity_changed" : "product_created", { product: next }));
+          }
+          const fresh = new RowIndex(store);
+          expect(ids(index, index.select(filters, sort, NONE))).toEqual(ids(fresh, fresh.select(filters, sort, NONE)));
+        }
+      }
+    }
+  });
 });

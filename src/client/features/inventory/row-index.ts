@@ -32,6 +32,8 @@ const EMPTY = new Int32Array(0);
 const NONE: ReadonlySet<number> = new Set();
 /** More changes at once (a catch-up after an import) are cheaper to take by deriving everything again. */
 const PATCH_MAX = 500;
+/** Searches whose rows are kept (erasing a search finds the rows each shorter text had). */
+const RECENT_MAX = 24;
 
 /**
  * The inventory's rows: catalogue slots in the order shown (Int32Array), for the table and the
@@ -58,6 +60,12 @@ export class RowIndex {
   private test: ((p: Product, slot: number) => boolean) | null = null;
   private productTest: ((p: Product, p2: Product) => boolean) | null = null;
   private rows: Int32Array = EMPTY;
+  /**
+   * The rows of recent searches (search box and 'Active only' alone), by searchCacheKey, for this
+   * sort and these kept rows: valid while no product joins, moves, or changes its search key or
+   * status (then all are dropped).
+   */
+  private readonly recent = new Map<string, Int32Array>();
   private optionsCache: FilterOptions | null = null;
   private version = 0;
   private patches = 0;
@@ -100,11 +108,19 @@ export class RowIndex {
     if (resorted || filters !== this.filters || kept !== this.kept) {
       const prev = this.filters;
       const narrowing = !resorted && prev !== null && kept === this.kept && narrows(prev, filters);
+      if (resorted || kept !== this.kept) this.recent.clear();
       this.filters = filters;
       this.kept = kept;
       this.test = filterTest<number>(filters, (slot) => this.keyAt(slot));
       this.productTest = filterTest<Product>(filters, searchKey);
-      this.rows = this.filterFrom(narrowing ? this.rows : (this.order as Int32Array));
+      const key = searchCacheKey(filters);
+      const known = key === null ? undefined : this.recent.get(key);
+      this.rows = known ?? this.filterFrom(narrowing ? this.rows : (this.order as Int32Array));
+      if (key !== null) {
+        this.recent.delete(key);
+        this.recent.set(key, this.rows);
+        if (this.recent.size > RECENT_MAX) this.recent.delete(this.recent.keys().next().value as string);
+      }
     }
     return this.rows;
   }
@@ -159,6 +175,7 @@ export class RowIndex {
   }
 
   private reset(): void {
+    this.recent.clear();
     this.order = null;
     this.values = null;
     this.filters = null;
@@ -267,6 +284,7 @@ export class RowIndex {
     const sortValue = this.sorted ? this.sorted.value(next) : null;
     if (!previous) {
       // New to this tab: it joins the order (and the rows, when it passes the filters).
+      this.recent.clear();
       this.keys[slot] = undefined;
       if (this.values) this.values[slot] = sortValue;
       this.order = insert(order, slot, this.compare);
@@ -275,7 +293,9 @@ export class RowIndex {
       this.optionsCache = null;
       return true;
     }
-    if (this.keys[slot] !== undefined && searchKey(previous) !== searchKey(next)) this.keys[slot] = undefined;
+    const rekeyed = searchKey(previous) !== searchKey(next);
+    if (rekeyed) this.keys[slot] = undefined;
+    if (rekeyed || previous.is_active !== next.is_active) this.recent.clear();
     let changed = false;
     if (previous.vendor !== next.vendor || previous.release_year !== next.release_year || previous.location !== next.location) {
       this.optionsCache = null;
@@ -287,6 +307,7 @@ export class RowIndex {
     const was = rowsAreOrder || this.shows(previous);
     const is = rowsAreOrder || this.shows(next);
     if (!moves && was === is) return changed;
+    this.recent.clear();
     // Out of its place (by its old value), then into its new one.
     let rows = this.rows;
     let newOrder = order;
@@ -331,4 +352,10 @@ function remove(arr: Int32Array, slot: number, compare: (a: number, b: number) =
   out.set(arr.subarray(0, at));
   out.set(arr.subarray(at + 1), at);
   return out;
+}
+
+/** The key of a search in `recent`: the search's words and 'Active only', or null when panel filters are set too (not kept). */
+function searchCacheKey(f: InventoryFilters): string | null {
+  if (panelFilterCount(f) !== 0) return null;
+  return `${f.activeOnly ? 1 : 0}|${searchTerms(f).join(" ")}`;
 }

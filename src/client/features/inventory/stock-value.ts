@@ -13,15 +13,24 @@ export interface StockValue {
 
 export function stockValue(products: Iterable<Product>): StockValue {
   const v: StockValue = { units: 0, atPrice: 0, atCost: 0, withoutPrice: 0, withoutCost: 0 };
-  for (const p of products) {
-    const q = p.quantity_on_hand;
-    v.units += q;
-    if (p.price === null) v.withoutPrice += q > 0 ? 1 : 0;
-    else v.atPrice += q * p.price;
-    if (p.cost === null) v.withoutCost += q > 0 ? 1 : 0;
-    else v.atCost += q * p.cost;
-  }
+  for (const p of products) count(v, p);
   return v;
+}
+
+/** stockValue of `at(0)` to `at(n - 1)` (the inventory's rows, without an array of 100,000 products). */
+export function stockValueAt(n: number, at: (i: number) => Product): StockValue {
+  const v: StockValue = { units: 0, atPrice: 0, atCost: 0, withoutPrice: 0, withoutCost: 0 };
+  for (let i = 0; i < n; i++) count(v, at(i));
+  return v;
+}
+
+function count(v: StockValue, p: Product): void {
+  const q = p.quantity_on_hand;
+  v.units += q;
+  if (p.price === null) v.withoutPrice += q > 0 ? 1 : 0;
+  else v.atPrice += q * p.price;
+  if (p.cost === null) v.withoutCost += q > 0 ? 1 : 0;
+  else v.atCost += q * p.cost;
 }
 
 export const STOCK_VALUE_COLUMNS = [

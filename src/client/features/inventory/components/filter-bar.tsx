@@ -5,6 +5,7 @@ import { Button } from "../../../components/ui/button";
 import { Field, Input, inputClassName } from "../../../components/ui/field";
 import { cn } from "../../../lib/cn";
 import {
+  type FilterOptions,
   hasActiveFilters,
   type InventoryFilters,
   NO_GRADER,
@@ -19,18 +20,20 @@ export interface FilterBarProps {
   filters: InventoryFilters;
   onChange: (next: InventoryFilters) => void;
   onClear: () => void;
-  vendors: string[];
-  years: number[];
-  locations: string[];
+  /** The vendors, years and locations to choose from: asked for when the panel opens (they take a pass over the catalogue). */
+  options: () => FilterOptions;
   /** The search box (the '/' shortcut focuses it). */
   searchRef?: Ref<HTMLInputElement>;
 }
 
+const NO_OPTIONS: FilterOptions = { vendors: [], years: [], locations: [] };
+
 const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
 
 /** Search box, 'Active only', the expandable Filters panel and 'Clear All'. */
-export function FilterBar({ filters, onChange, onClear, vendors, years, locations, searchRef }: FilterBarProps) {
+export function FilterBar({ filters, onChange, onClear, options, searchRef }: FilterBarProps) {
   const [open, setOpen] = useState(false);
+  const { vendors, years, locations } = open ? options() : NO_OPTIONS;
   const panelId = useId();
   const set = <K extends keyof InventoryFilters>(key: K, value: InventoryFilters[K]) => onChange({ ...filters, [key]: value });
   const count = panelFilterCount(filters);

@@ -150,15 +150,7 @@ export function InventoryView() {
             className="sticky z-20 -mx-1 bg-gray-100 px-1 pb-1 dark:bg-gray-950"
             style={{ top: "var(--app-header-height, 0px)" }}
           >
-            <FilterBar
-              filters={filters}
-              onChange={setFilters}
-              onClear={clearFilters}
-              vendors={options.vendors}
-              years={options.years}
-              locations={options.locations}
-              searchRef={searchRef}
-            />
+            <FilterBar filters={filters} onChange={setFilters} onClear={clearFilters} options={options} searchRef={searchRef} />
           </div>
           <div className="flex flex-wrap items-center gap-2 text-sm" aria-live="polite" data-testid="results-summary">
             <span>

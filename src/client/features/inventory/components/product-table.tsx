@@ -83,7 +83,7 @@ export const ProductTable = memo(function ProductTable({
   }, []);
 
   // Rows under the sticky header and search bar are not "in view".
-  const view = useWindowRows(rows.length, ROW_PX, margin, 4, 140);
+  const view = useWindowRows(rows.length, ROW_PX, margin, 2, 140);
   const activeIndex = Math.min(active, Math.max(0, rows.length - 1));
 
   // After a keyboard move scrolled the new row into the DOM, focus it.

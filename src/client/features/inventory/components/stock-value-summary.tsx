@@ -1,19 +1,30 @@
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
+import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { isoDay } from "../../../lib/dates";
 import { downloadCsv } from "../../csv";
 import { useMoney } from "../../settings";
 import type { RowIndex } from "../row-index";
-import { stockValue, stockValueCsv } from "../stock-value";
+import { stockValueAt, stockValueCsv } from "../stock-value";
 
 /** What the filters select is worth: units, value at price and at cost, and the report of it (again after any product changed). */
 export const StockValueSummary = memo(function StockValueSummary({ index, rows }: { index: RowIndex; rows: Int32Array }) {
   const money = useMoney();
   const patches = useSyncExternalStore(index.subscribe, index.getPatches);
-  const [value, setValue] = useState(() => stockValue(index.products(rows)));
-  // After the rows are on screen: a keystroke's rows show first, their worth a moment later.
+  const worth = () => stockValueAt(rows.length, (i) => index.productAt(rows, i) as Product);
+  const [value, setValue] = useState(worth);
+  // When the page is idle, after the rows are on screen: a keystroke's rows (and the next
+  // keystroke) go first, their worth follows (a pass over every row shown).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `patches` says a product changed (its stock, its price).
-  useEffect(() => setValue(stockValue(index.products(rows))), [index, rows, patches]);
+  useEffect(() => {
+    const compute = () => setValue(worth());
+    if (typeof window.requestIdleCallback !== "function") {
+      const timer = window.setTimeout(compute, 0);
+      return () => window.clearTimeout(timer);
+    }
+    const handle = window.requestIdleCallback(compute, { timeout: 500 });
+    return () => window.cancelIdleCallback(handle);
+  }, [index, rows, patches]);
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm" data-testid="stock-value">
       <span>

@@ -1,10 +1,11 @@
-import { useDeferredValue, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { useCatalogue } from "../../products";
-import type { InventoryFilters } from "../filters";
+import type { FilterOptions, InventoryFilters } from "../filters";
 import { RowIndex, type RowSort } from "../row-index";
 
 const NONE: ReadonlySet<number> = new Set();
 const EMPTY = new Int32Array(0);
+const NO_OPTIONS: FilterOptions = { vendors: [], years: [], locations: [] };
 
 /**
  * The inventory's rows (row-index.ts) for the filters and sort shown. Typing stays instant: the
@@ -30,8 +31,9 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
     performance.measure("inventory-filter", { start, end: performance.now(), detail: { count: out.length } });
     return out;
   }, [index, loaded, deferred, sort, kept, version]);
+  // The filter choices, worked out when the filter panel asks (a pass over the whole catalogue); a new function when they may have changed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above.
-  const options = useMemo(() => (loaded ? index.options() : { vendors: [], years: [], locations: [] }), [index, loaded, version]);
+  const options = useCallback((): FilterOptions => (loaded ? index.options() : NO_OPTIONS), [index, loaded, version]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above (the catalogue's size).
   const total = useMemo(() => (loaded ? index.size() : 0), [index, loaded, version]);
 

@@ -1,5 +1,5 @@
 import type { Product, ProductsSince } from "../../../../contract/products";
-import { CATALOGUE_REVISION_HEADER } from "../../../../contract/rules";
+import { CATALOGUE_REVISION_HEADER, HTTP_TIMEOUT_MS } from "../../../../contract/rules";
 import { apiFetch, apiRequest } from "../../../lib/http";
 import { withRetries } from "../../../lib/retry";
 
@@ -11,18 +11,57 @@ export interface ProductList {
   revision: number | null;
 }
 
+/** The catalogue `/early-catalogue.js` asked for (and parsed) before the app loaded, for this user; null: it failed. */
+interface EarlyCatalogue {
+  userId: number;
+  list: Promise<{ products: Product[]; revision: string | null } | null>;
+}
+
+/** The early list, taken once (whoever asks first), and only for the user it was asked for. */
+function takeEarlyCatalogue(userId: number | undefined): EarlyCatalogue["list"] | null {
+  const w = globalThis as { __blezEarlyCatalogue?: EarlyCatalogue };
+  const early = w.__blezEarlyCatalogue;
+  w.__blezEarlyCatalogue = undefined;
+  return early && userId !== undefined && early.userId === userId ? early.list : null;
+}
+
+const revisionOf = (value: string | null): number | null => {
+  const revision = Number(value);
+  return value !== null && Number.isSafeInteger(revision) ? revision : null;
+};
+
 /**
  * GET /api/products?catch_up=true: every product, newest first, complete up to the revision it
  * names (the store catches up with ?since= right after). The list (23 MB of JSON at 100,000
  * products) is parsed in slices, so the page keeps painting and taking input meanwhile; the
- * parser loads beside the download, not with the first screen.
+ * parser loads beside the download, not with the first screen. When the page asked for it before
+ * the app loaded (`/early-catalogue.js`, for `userId`), that list is taken if it came; anything
+ * else (an error status, a network failure, a body that does not parse, 10 s without it) asks
+ * again here, through apiRequest and its rules.
  */
-export async function listProducts(): Promise<ProductList> {
+export async function listProducts(userId?: number): Promise<ProductList> {
   const parser = import("../../../lib/json-slices");
   const parse = async (text: string) => (await parser).parseArrayInSlices<Product>(text);
+  const early = takeEarlyCatalogue(userId);
+  if (early) {
+    try {
+      const list = await withTimeout(early, HTTP_TIMEOUT_MS);
+      if (list) return { products: list.products, revision: revisionOf(list.revision) };
+    } catch {
+      // asked again below
+    }
+  }
   const { data, headers } = await withRetries(() => apiRequest<Product[]>("/api/products?catch_up=true", { parse }), RETRY_DELAYS_MS);
-  const revision = Number(headers.get(CATALOGUE_REVISION_HEADER));
-  return { products: data, revision: headers.has(CATALOGUE_REVISION_HEADER) && Number.isSafeInteger(revision) ? revision : null };
+  return { products: data, revision: revisionOf(headers.get(CATALOGUE_REVISION_HEADER)) };
+}
+
+/** `promise`, or a rejection after `ms`. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("timeout")), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** GET /api/products?since=R: every product changed after revision R, and the new watermark. */

@@ -10,7 +10,8 @@ import { TapQueue } from "./tap-queue";
 
 /** The calls the store makes (the app passes the real ones, tests fakes). */
 export interface ProductStoreApi {
-  list(): Promise<ProductList>;
+  /** The whole catalogue; `userId`: the signed-in user (an answer the page asked for early is theirs only). */
+  list(userId?: number): Promise<ProductList>;
   since(revision: number): Promise<ProductsSince>;
   lookup(barcode: string): Promise<Product | null>;
   adjust(id: number, body: QuantityChangeBody, key: string): Promise<Product>;
@@ -273,7 +274,7 @@ export class ProductStore {
     this.listError = null;
     this.emit();
     try {
-      const { products, revision } = await this.api.list();
+      const { products, revision } = await this.api.list(this.options.userId);
       this.acceptedDuringLoad = [];
       await this.takeList(products);
       for (const [p, add] of this.acceptedDuringLoad) this.accept(p, add);
