@@ -103,7 +103,8 @@ export async function importInOneCall(ctx: ServiceContext, deps: ImportDeps, bod
   await stagePart(deps.database, job.id, 0, body);
   await recountRows(ctx.db, job.id);
   await withTransaction(ctx.db, (tx) => markCommitting(tx, job.id));
-  await deps.runner.run(job.id);
+  // This process has the rows in memory: the runner reads them from there, not back from the database.
+  await deps.runner.run(job.id, false, body.chunks);
   let done = await findJob(ctx.db, job.id);
   // Another process took the job (its runner looked first): wait for it there.
   while (done && done.status === "committing") {
