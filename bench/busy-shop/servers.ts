@@ -89,7 +89,9 @@ export async function dropDatabase(name: string): Promise<void> {
 /** Starts a server process on a free port and waits until GET /api/health answers 200. */
 export async function startServer(name: string, db: { dataDir: string; databaseUrl?: string; clientDir?: string }): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+  // BENCH_SERVER_NODE_ARGS: extra node flags for the servers (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p --trace-gc").
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/server/main.ts"], {
     cwd: ROOT,
     // Its own process group, so that anything it starts (an embedded-database child) ends with it.
     detached: true,

@@ -10,12 +10,10 @@ import {
   changesSince,
   findProductsByBarcodes,
   type Importer,
-  insertProducts,
   type LaterChange,
   type NewProduct,
   type ProductUpdate,
-  takeRevision,
-  updateProducts,
+  writeProducts,
 } from "./import.repo.js";
 import type { BatchOutcome } from "./import-jobs.repo.js";
 
@@ -103,15 +101,12 @@ export async function writeBatch(tx: Db, who: Importer, batch: BatchRows): Promi
     if (change) updates.push(change);
   }
 
-  if (creates.length + updates.length > 0) {
-    // Every product the batch writes is locked (or new): its revision is above every change committed before.
-    const revision = await takeRevision(tx);
-    const created = await insertProducts(tx, who, creates, revision);
-    if (created < creates.length) throw new BatchRaced();
-    outcome.created = created;
-    outcome.updated = await updateProducts(tx, who, updates, revision);
-    outcome.revision = revision;
-  }
+  // Every product the batch writes is locked (or new): its revision is above every change committed before.
+  const written = await writeProducts(tx, who, creates, updates);
+  if (written === "raced" || written.created < creates.length) throw new BatchRaced();
+  outcome.created = written.created;
+  outcome.updated = written.updated;
+  outcome.revision = written.revision;
   outcome.skipped = batch.rows.length - outcome.created - outcome.updated;
   outcome.errors.sort((a, b) => a.row - b.row);
   return outcome;

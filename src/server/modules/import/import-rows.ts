@@ -3,6 +3,7 @@ import { gtinKey } from "../../../contract/gtin.js";
 import { checkImportRow, type ImportRowInput } from "../../../contract/import.js";
 import type { Database } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
+import { IMPORT_CHUNK_ROWS } from "./import-body.js";
 import { chunkAt } from "./import-jobs.repo.js";
 
 interface Chunk {
@@ -10,6 +11,13 @@ interface Chunk {
   rowCount: number;
   rows: ImportRowInput[];
 }
+
+/**
+ * The chunks of an import as the process that staged them still has them: their JSON texts, in
+ * order (part 0's chunks of a one-call import). Read from these instead of from `import_chunks`,
+ * they are the same rows (they were stored from these texts), read back for nothing.
+ */
+export type StagedChunks = readonly string[];
 
 /**
  * A committed import's stored rows as the runner reads them: chunk by chunk (a chunk is read once
@@ -26,14 +34,28 @@ export class StoredImportRows {
     private readonly importId: string,
     private readonly total: number,
     private readonly firstRows: Map<string, number>,
+    private readonly staged: StagedChunks | undefined,
   ) {}
 
-  /** Reads every chunk once (one statement each, people first between them) to find each key's first row. */
-  static async load(database: Database, importId: string, total: number, firstRowNumber: number): Promise<StoredImportRows> {
+  /**
+   * Reads every chunk once (one statement each, people first between them; or from `staged`,
+   * the texts this process stored) to find each key's first row.
+   */
+  static async load(
+    database: Database,
+    importId: string,
+    total: number,
+    firstRowNumber: number,
+    staged?: StagedChunks,
+  ): Promise<StoredImportRows> {
     const firstRows = new Map<string, number>();
     for (let index = 0; index < total; ) {
-      await yieldToPeople(database);
-      const chunk = await chunkAt(database.bulk.db, importId, index);
+      let chunk: Chunk | undefined;
+      if (staged) chunk = StoredImportRows.fromStaged(staged, index);
+      else {
+        await yieldToPeople(database);
+        chunk = await chunkAt(database.bulk.db, importId, index);
+      }
       if (!chunk) break;
       chunk.rows.forEach((input, i) => {
         const row = firstRowNumber + chunk.start + i;
@@ -46,7 +68,16 @@ export class StoredImportRows {
       // One chunk's checks at a time: a large import never holds the event loop for long.
       await nextTurn();
     }
-    return new StoredImportRows(database, importId, total, firstRows);
+    return new StoredImportRows(database, importId, total, firstRows, staged);
+  }
+
+  /** The staged chunk holding row index `index` (every chunk but the last has IMPORT_CHUNK_ROWS rows). */
+  private static fromStaged(staged: StagedChunks, index: number): Chunk | undefined {
+    const at = Math.floor(index / IMPORT_CHUNK_ROWS);
+    const text = staged[at];
+    if (text === undefined) return undefined;
+    const rows = JSON.parse(text) as ImportRowInput[];
+    return { start: at * IMPORT_CHUNK_ROWS, rowCount: rows.length, rows };
   }
 
   /** The file row where the import's first valid row with this GTIN key is. */
@@ -59,7 +90,7 @@ export class StoredImportRows {
     if (from >= this.total) return { to: from, rows: [] };
     let chunk = this.chunk;
     if (!chunk || from < chunk.start || from >= chunk.start + chunk.rowCount) {
-      chunk = await chunkAt(this.database.bulk.db, this.importId, from);
+      chunk = this.staged ? StoredImportRows.fromStaged(this.staged, from) : await chunkAt(this.database.bulk.db, this.importId, from);
       if (!chunk) throw new Error(`Import ${this.importId}: no stored rows at ${from}`);
       this.chunk = chunk;
     }

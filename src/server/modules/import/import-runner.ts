@@ -8,7 +8,7 @@ import type { EventBus } from "../../events.js";
 import { isDatabaseUnavailable } from "../../plugins/errors.js";
 import { BatchRaced, writeBatch } from "./import-batch.js";
 import { claimableJobs, claimJob, failJob, finishJob, type ImportJobRow, recordBatch, releaseJob } from "./import-jobs.repo.js";
-import { StoredImportRows } from "./import-rows.js";
+import { type StagedChunks, StoredImportRows } from "./import-rows.js";
 
 export interface ImportRunnerOptions {
   /** Rows a batch writes at most. */
@@ -72,11 +72,14 @@ export class ImportRunner {
     this.poller = setTimeout(look, 0);
   }
 
-  /** Runs an import in this process if no other runner holds it; resolves once this process is done with it. */
-  run(id: string, force = false): Promise<void> {
+  /**
+   * Runs an import in this process if no other runner holds it; resolves once this process is done
+   * with it. `staged`: its chunks as this process stored them (read from memory, not the database).
+   */
+  run(id: string, force = false, staged?: StagedChunks): Promise<void> {
     const existing = this.running.get(id);
     if (existing) return existing;
-    const run = this.claimAndRun(id, force).finally(() => this.running.delete(id));
+    const run = this.claimAndRun(id, force, staged).finally(() => this.running.delete(id));
     this.running.set(id, run);
     return run;
   }
@@ -96,11 +99,11 @@ export class ImportRunner {
     }
   }
 
-  private async claimAndRun(id: string, force: boolean): Promise<void> {
+  private async claimAndRun(id: string, force: boolean, staged: StagedChunks | undefined): Promise<void> {
     const job = await claimJob(this.database.bulk.db, id, this.id, this.options.leaseMs, force);
     if (!job) return;
     try {
-      await this.write(job);
+      await this.write(job, staged);
     } catch (err) {
       if (err instanceof LeaseLost) return;
       this.log.error({ err, importId: id }, "import failed");
@@ -110,13 +113,13 @@ export class ImportRunner {
     }
   }
 
-  private async write(job: ImportJobRow): Promise<void> {
+  private async write(job: ImportJobRow, staged: StagedChunks | undefined): Promise<void> {
     const who = { userId: job.userId, userName: job.userName, ipAddress: job.ipAddress, importId: job.id, note: IMPORT_NOTE };
     const event = new ThrottledEvent(this.events, job, EVENT_EVERY_MS);
     let processed = job.processed;
     let size = this.options.maxBatchRows;
     let failures = 0;
-    const stored = await StoredImportRows.load(this.database, job.id, job.rows, job.firstRow);
+    const stored = await StoredImportRows.load(this.database, job.id, job.rows, job.firstRow, staged);
     try {
       for (;;) {
         if (this.closed) throw new LeaseLost();

@@ -6,15 +6,7 @@ import { yieldToPeople } from "../../db/people-first.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { type AuditedValues, auditedValues, emitInventoryUpdate } from "../products/product-changes.js";
-import {
-  changesAfter,
-  type Importer,
-  importAuditEntries,
-  lockProductsById,
-  type ProductUpdate,
-  takeRevision,
-  updateProducts,
-} from "./import.repo.js";
+import { changesAfter, type Importer, importAuditEntries, lockProductsById, type ProductUpdate, writeProducts } from "./import.repo.js";
 import { type ImportDeps, summaryOf } from "./import-jobs.js";
 import { findJob, markUndone } from "./import-jobs.repo.js";
 
@@ -73,8 +65,9 @@ export async function undoImport(ctx: ServiceContext, deps: ImportDeps, id: stri
         if (kept.length > 0) left(undoReasons.fieldsChanged(kept));
       }
       if (updates.length === 0) return;
-      const revision = await takeRevision(tx);
-      await updateProducts(tx, who, updates, revision);
+      const written = await writeProducts(tx, who, [], updates);
+      if (written === "raced" || written.revision === null) throw new Error("undo: the changes were not written");
+      const revision = written.revision;
       for (const u of updates) {
         if (u.action === "DISABLE") result.disabled++;
         else result.reverted++;

@@ -5,6 +5,7 @@ import type { Database } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
 import { createTestDatabase } from "../../test/test-app.js";
 import { CatalogueCache, type CatalogueCacheOptions, type CatalogueSource } from "./catalogue-cache.js";
+import type { JsonParts } from "./json-parts.js";
 import { catalogueSource } from "./products.service.js";
 import { newBarcode } from "./products.test-support.js";
 
@@ -73,7 +74,7 @@ function recordingLog() {
   };
 }
 
-const listed = (json: Buffer) => (JSON.parse(json.toString("utf8")) as Product[]).map((p) => p.barcode);
+const listed = (json: JsonParts | undefined) => (JSON.parse(String(json)) as Product[]).map((p) => p.barcode);
 const watermark = () => catalogueSource(database.db).watermark();
 
 describe("a catalogue snapshot kept warm", () => {
@@ -87,7 +88,7 @@ describe("a catalogue snapshot kept warm", () => {
       const barcode = newBarcode("WARM");
       const revision = await insertProduct(barcode);
       await vi.waitFor(() => expect(cache.current()?.revision).toBeGreaterThanOrEqual(revision), { timeout: 10_000, interval: 20 });
-      expect(listed(cache.current()?.json as Buffer)).toContain(barcode);
+      expect(listed(cache.current()?.json)).toContain(barcode);
       // The change was noticed and built once; nothing is built while nothing changes.
       const count = builds.length;
       await new Promise((r) => setTimeout(r, 3 * FAST.quietMs));

@@ -1,9 +1,9 @@
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { FastifyBaseLogger } from "fastify";
+import { compressParts, type JsonParts } from "./json-parts.js";
 
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
+/** zlib's output chunks while compressing a snapshot: fewer, larger callbacks on the event loop. */
+const ZIP_CHUNK_BYTES = 256 * 1024;
 
 /** The whole list as built once, and its compressed copies (compressed in the thread pool, not on the event loop). */
 export interface CatalogueSnapshot {
@@ -11,7 +11,8 @@ export interface CatalogueSnapshot {
   revision: number;
   /** Only when no change was in flight while it was built: the list is then exactly the catalogue at `revision`. */
   etag?: string;
-  json: Buffer;
+  /** The list as JSON text, in parts (never one 45 MB buffer: json-parts.ts). */
+  json: JsonParts;
   br: Buffer;
   gzip: Buffer;
   builtAt: number;
@@ -21,9 +22,9 @@ export interface CatalogueSource {
   /** The catalogue watermark: every revision up to it is committed (a cheap statement, read while kept warm). */
   watermark(): Promise<number>;
   /** The whole list as committed when called, and the watermark read before it (see products.service catalogueSource). */
-  build(): Promise<{ revision: number; exact: boolean; json: Buffer }>;
+  build(): Promise<{ revision: number; exact: boolean; json: JsonParts }>;
   /** `{revision, products}` as JSON: every product whose revision is above `since`. */
-  since(since: number): Promise<{ revision: number; json: Buffer }>;
+  since(since: number): Promise<{ revision: number; json: JsonParts }>;
   /** How many products changed after `revision`, counting at most `limit`. */
   changedSince(revision: number, limit: number): Promise<number>;
 }
@@ -160,7 +161,7 @@ export class CatalogueCache {
   }
 
   /** `{revision, products}` as JSON: every product whose revision is above `since` (no snapshot involved). */
-  since(since: number): Promise<{ revision: number; json: Buffer }> {
+  since(since: number): Promise<{ revision: number; json: JsonParts }> {
     return this.source.since(since);
   }
 
@@ -245,8 +246,18 @@ export class CatalogueCache {
     const at = Date.now();
     const { revision, exact, json: body } = await this.source.build();
     const [br, gz] = await Promise.all([
-      brotli(body, { params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-      gzipAsync(body, { level: 6 }),
+      compressParts(
+        body,
+        createBrotliCompress({
+          chunkSize: ZIP_CHUNK_BYTES,
+          params: {
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_QUALITY]: 5,
+            [constants.BROTLI_PARAM_SIZE_HINT]: body.bytes,
+          },
+        }),
+      ),
+      compressParts(body, createGzip({ level: 6, chunkSize: ZIP_CHUNK_BYTES })),
     ]);
     const snapshot: CatalogueSnapshot = {
       revision,

@@ -1,7 +1,7 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
+import { type JsonParts, joinJsonParts } from "./json-parts.js";
 import { type CatalogueRevision, readCatalogueRevision } from "./products.repo.js";
 
 /** One product as the list sends it: product_json() text, with what the list is ordered by. */
@@ -15,8 +15,6 @@ interface Entry {
 
 /** Products read per statement: on the embedded database a statement holds its only connection, so each stays short. */
 const PAGE_ROWS = 1_000;
-/** Products joined into JSON between two turns of the event loop. */
-const SLICE = 10_000;
 
 /**
  * The catalogue in this process's memory, kept current by revision: loaded once a page at a
@@ -37,7 +35,7 @@ export class CatalogueMirror {
   constructor(private readonly db: Db) {}
 
   /** The whole list, newest first, brought up to the catalogue as committed when this was called. */
-  list(): Promise<{ revision: CatalogueRevision; json: Buffer }> {
+  list(): Promise<{ revision: CatalogueRevision; json: JsonParts }> {
     return this.exclusive(async () => {
       const revision = await this.readChanges();
       return { revision, json: await this.listJson() };
@@ -45,7 +43,7 @@ export class CatalogueMirror {
   }
 
   /** `{revision, products}`: every product whose revision is above `since`, up to the catalogue's watermark now. */
-  since(since: number): Promise<{ revision: number; json: Buffer }> {
+  since(since: number): Promise<{ revision: number; json: JsonParts }> {
     return this.exclusive(async () => {
       const { watermark } = await this.readChanges();
       return { revision: watermark, json: await this.sinceJson(since, watermark) };
@@ -106,7 +104,7 @@ export class CatalogueMirror {
     }
   }
 
-  private async listJson(): Promise<Buffer> {
+  private async listJson(): Promise<JsonParts> {
     const newestFirst = (a: Entry, b: Entry) => b.created - a.created || b.id - a.id;
     if (this.added.length > 0) {
       const added = this.added.sort(newestFirst);
@@ -119,33 +117,15 @@ export class CatalogueMirror {
           : [...this.entries.values()].sort(newestFirst);
       this.added = [];
     }
-    return joinJson(this.ordered ?? [], "[", "]");
+    return joinJsonParts(this.ordered ?? [], json, "[", "]");
   }
 
-  private async sinceJson(since: number, revision: number): Promise<Buffer> {
+  private async sinceJson(since: number, revision: number): Promise<JsonParts> {
     const changed: Entry[] = [];
     for (const e of this.entries.values()) if (e.revision > since) changed.push(e);
     changed.sort((a, b) => a.revision - b.revision || a.id - b.id);
-    return joinJson(changed, `{"revision":${revision},"products":[`, "]}");
+    return joinJsonParts(changed, json, `{"revision":${revision},"products":[`, "]}");
   }
 }
 
-async function joinJson(entries: Entry[], open: string, close: string): Promise<Buffer> {
-  const parts: Buffer[] = [Buffer.from(open)];
-  for (let i = 0; i < entries.length; i += SLICE) {
-    if (i > 0) {
-      parts.push(Buffer.from(","));
-      await nextTurn();
-    }
-    parts.push(
-      Buffer.from(
-        entries
-          .slice(i, i + SLICE)
-          .map((e) => e.json)
-          .join(","),
-      ),
-    );
-  }
-  parts.push(Buffer.from(close));
-  return Buffer.concat(parts);
-}
+const json = (e: Entry) => e.json;

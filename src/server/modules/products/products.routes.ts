@@ -84,13 +84,16 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       if (answer.etag) reply.header("etag", answer.etag);
       reply.type("application/json; charset=utf-8");
       // Already JSON text from the database: sent as it is, past the response serialiser.
-      if (answer.since !== undefined) return reply.send(answer.since);
+      if (answer.since !== undefined) return reply.send(answer.since.stream());
       if (!answer.list) return reply.code(304).send();
       // The snapshot's own compressed copies: no compression work per request.
       const encoding = pickEncoding(request.headers["accept-encoding"]);
       reply.header("vary", "accept-encoding");
       if (encoding) reply.header("content-encoding", encoding);
-      return reply.send(encoding ? answer.list[encoding] : answer.list.json);
+      if (encoding) return reply.send(answer.list[encoding]);
+      // The list's parts as they are (a stream: never copied into one buffer).
+      reply.header("content-length", String(answer.list.json.bytes));
+      return reply.send(answer.list.json.stream());
     },
   );
 

@@ -12,6 +12,7 @@ import { insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js"
 import type { CatalogueCache, CatalogueSnapshot, CatalogueSource } from "./catalogue-cache.js";
 import { CatalogueMirror } from "./catalogue-mirror.js";
 import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
+import type { JsonParts } from "./json-parts.js";
 import {
   createdValues,
   emitInventoryUpdate,
@@ -50,7 +51,7 @@ export interface CatalogueAnswer {
   /** Set only when no change was in flight: the list is then exactly the catalogue at `revision`. */
   etag?: string;
   list?: CatalogueSnapshot;
-  since?: Buffer;
+  since?: JsonParts;
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, lists and `*` allowed). */
