@@ -234,6 +234,9 @@ async function emptyDatabase(): Promise<{ pool: pg.Pool; close(): Promise<void> 
   const url = new URL(base);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+  // The drop below (with force) ends the database's connections: one the pool is still closing
+  // then reports "terminating connection due to administrator command", which is expected here.
+  pool.on("error", () => {});
   return {
     pool,
     close: async () => {
