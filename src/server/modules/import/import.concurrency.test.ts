@@ -57,10 +57,19 @@ describe.runIf(process.env.DATABASE_URL)("imports next to other writers (Postgre
     return client;
   }
 
-  /** Resolves once `count` statements wait for a lock. */
+  /**
+   * Resolves once `count` statements of this test's database wait for a lock (pg_locks lists the
+   * whole server's, and a wait for a transaction names no database: the waiting session does).
+   * Other test files' waits must not count, or the tap can come before the import reached the
+   * held barcode.
+   */
   async function waiting(count: number): Promise<void> {
     for (let i = 0; i < 600; i++) {
-      const [r] = rowsOf<{ n: number }>(await t.app.db.execute(sql`select count(*)::int as n from pg_locks where not granted`));
+      const [r] = rowsOf<{ n: number }>(
+        await t.app.db.execute(
+          sql`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`,
+        ),
+      );
       if ((r?.n ?? 0) >= count) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
