@@ -8,12 +8,20 @@ export function rowsOf<T>(result: unknown): T[] {
 /** A JSON document as one text parameter, cast on the server (avoids one parameter per value). */
 export const jsonParam = (value: unknown) => sql`${JSON.stringify(value)}::text::jsonb`;
 
-/** True when the error, or one of its causes (drizzle wraps the driver's), is PostgreSQL's unique_violation (23505). */
-export function isUniqueViolation(err: unknown): boolean {
+/** A database error and its causes, outermost first (drizzle wraps the driver's error in `cause`). */
+export function errorChain(err: unknown): Array<{ code?: unknown; message?: unknown; constraint?: unknown }> {
+  const chain = [];
   let e: unknown = err;
   for (let i = 0; i < 5 && e && typeof e === "object"; i++) {
-    if ((e as { code?: unknown }).code === "23505") return true;
+    chain.push(e as { code?: unknown; message?: unknown; constraint?: unknown });
     e = (e as { cause?: unknown }).cause;
   }
-  return false;
+  return chain;
+}
+
+export const PG_UNIQUE_VIOLATION = "23505";
+
+/** True when the error, or one of its causes, is PostgreSQL's unique_violation. */
+export function isUniqueViolation(err: unknown): boolean {
+  return errorChain(err).some((e) => e.code === PG_UNIQUE_VIOLATION);
 }

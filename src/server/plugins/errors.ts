@@ -2,8 +2,8 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { MESSAGES } from "../../contract/rules.js";
 import { AppError } from "../app-error.js";
+import { errorChain, PG_UNIQUE_VIOLATION } from "../db/sql.js";
 
-const PG_UNIQUE_VIOLATION = "23505";
 /** Connection-level failures: the database is down or restarting. */
 const DB_DOWN_CODES = new Set([
   "ECONNREFUSED",
@@ -40,21 +40,11 @@ export const DB_UNAVAILABLE = "Database unavailable. Please try again shortly.";
 
 /** True when the error (or one of its causes) says the database cannot be reached. */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  return causeChain(err).some(
+  return errorChain(err).some(
     (e) =>
       (typeof e.code === "string" && DB_DOWN_CODES.has(e.code)) ||
       (typeof e.message === "string" && DB_DOWN_MESSAGES.some((re) => re.test(e.message as string))),
   );
-}
-
-function causeChain(err: unknown): Array<{ code?: unknown; message?: unknown; constraint?: unknown }> {
-  const chain = [];
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e && typeof e === "object"; i++) {
-    chain.push(e as { code?: unknown; message?: unknown; constraint?: unknown });
-    e = (e as { cause?: unknown }).cause;
-  }
-  return chain;
 }
 
 /**
@@ -112,7 +102,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       request.log.error({ err }, "database unavailable");
       return reply.code(503).send({ error: DB_UNAVAILABLE });
     }
-    for (const e of causeChain(err)) {
+    for (const e of errorChain(err)) {
       if (e.code === PG_UNIQUE_VIOLATION) {
         const what = String(e.constraint ?? "").includes("username") ? MESSAGES.usernameTaken : MESSAGES.barcodeExists;
         return reply.code(409).send({ error: what });
