@@ -72,11 +72,13 @@ export const ProductTable = memo(function ProductTable({
   const [active, setActive] = useState(0);
   const focusAfterScroll = useRef<number | null>(null);
 
+  // Measured when the observer reports, after a layout: the first comes right after the first
+  // layout, so the commit that mounts the table forces none (with margin 0 meanwhile, a few more
+  // rows than the view shows are rendered).
   useLayoutEffect(() => {
     const el = bodyRef.current;
     if (!el) return;
     const measure = () => setMargin(el.getBoundingClientRect().top + window.scrollY);
-    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(document.body);
     return () => observer.disconnect();
