@@ -76,10 +76,13 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
     <div ref={ref} data-testid="product-grid" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
       {rows.map((row) => {
         const start = row.index * columns;
-        const items: number[] = [];
+        // Cards keyed by their place: a keystroke gives the places in view other products, and a
+        // card updates its text instead of being built again (what holds state for its product
+        // is keyed by product inside ProductCard, and a swipe belongs to its product).
+        const items: Array<[number, number]> = [];
         for (let i = start; i < Math.min(shown.length, start + columns); i++) {
           const product = index.productAt(shown, i);
-          if (product) items.push(product.id);
+          if (product) items.push([i, product.id]);
         }
         return (
           <div
@@ -93,9 +96,9 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
               paddingBottom: GAP_PX,
             }}
           >
-            {items.map((id) => (
+            {items.map(([at, id]) => (
               <GridCard
-                key={id}
+                key={at}
                 id={id}
                 canManageProducts={canManageProducts}
                 {...actions}
