@@ -160,6 +160,8 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
     }
     await page.goto(kind === "plain" ? `${setup.url}/bench-plain` : `${setup.url}/`);
     await waitForState(page, `${setup.total}|`, 240_000);
+    // The poll above may see the rows between their commit and the next frame, where the probe notes them.
+    await page.waitForFunction(() => window.__probe.firstRow !== null, undefined, { timeout: 10_000 });
     const firstRow = await page.evaluate(() => window.__probe.firstRow ?? Number.NaN);
     if (process.env.BENCH_VERBOSE) {
       // Where the first row's time goes: the catalogue's request (sent, first byte, last byte).
