@@ -50,6 +50,8 @@ test("20 live changes of other products download nothing: the open inventory sho
   const products: Product[] = [];
   for (let i = 0; i < 20; i++) products.push(await createProduct(api, { product_name: `${tag} ${i}`, quantity_on_hand: 50 }));
   const listDownloads = countListDownloads(page);
+  // Tall enough for the 20 cards at once: the grid renders only the cards in view and a row beyond.
+  await page.setViewportSize({ width: 1280, height: 2000 });
   await openInventory(page);
   await expect(page.getByTestId("live-state")).toHaveText("Live");
   await search(page).fill(tag);

@@ -139,8 +139,29 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
     );
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
+    // BENCH_LOAD_TRACE=<folder>: a performance trace of each page's load, with JavaScript samples
+    // (from the navigation to the end of the load window: where the longest task's time goes).
+    const loadTrace = process.env.BENCH_LOAD_TRACE;
+    const loadEvents: unknown[] = [];
+    const collectLoad = (e: { value: unknown[] }) => loadEvents.push(...e.value);
+    if (loadTrace) {
+      cdp.on("Tracing.dataCollected", collectLoad);
+      await cdp.send("Tracing.start", {
+        traceConfig: {
+          includedCategories: [
+            "devtools.timeline",
+            "disabled-by-default-devtools.timeline",
+            "blink.user_timing",
+            "v8.execute",
+            "disabled-by-default-v8.cpu_profiler",
+          ],
+        },
+      });
+    }
     await page.goto(kind === "plain" ? `${setup.url}/bench-plain` : `${setup.url}/`);
     await waitForState(page, `${setup.total}|`, 240_000);
+    // The poll above may see the rows between their commit and the next frame, where the probe notes them.
+    await page.waitForFunction(() => window.__probe.firstRow !== null, undefined, { timeout: 10_000 });
     const firstRow = await page.evaluate(() => window.__probe.firstRow ?? Number.NaN);
     if (process.env.BENCH_VERBOSE) {
       // Where the first row's time goes: the catalogue's request (sent, first byte, last byte).
@@ -154,6 +175,13 @@ async function runPage(browser: Browser, kind: Kind, setup: Setup): Promise<Run>
     await page.waitForTimeout(Math.max(0, firstRow + LOAD_WINDOW_MS - (await page.evaluate(() => performance.now()))));
     const longTasks = await page.evaluate(() => window.__probe.longTasks);
     const longestTaskMs = Math.max(0, ...longTasks.filter(([start]) => start < firstRow + LOAD_WINDOW_MS).map(([, d]) => d));
+    if (loadTrace) {
+      const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+      await cdp.send("Tracing.end");
+      await done;
+      cdp.off("Tracing.dataCollected", collectLoad);
+      writeFileSync(join(loadTrace, `${kind}-load-${Date.now()}.json`), JSON.stringify({ traceEvents: loadEvents }));
+    }
     await cdp.send("HeapProfiler.collectGarbage");
     const heap = await cdp.send("Runtime.getHeapUsage");
 

@@ -67,8 +67,11 @@ export interface ApiFetchOptions {
   timeoutMs?: number;
   /** Made without a session (sign-in): its 401 is an answer (wrong password), not a session that ended. */
   anonymous?: boolean;
-  /** Reads a successful answer's body (a large list in slices); JSON.parse when not given. */
-  parse?: (text: string) => Promise<unknown>;
+  /**
+   * Reads a successful answer's body itself (a large list, in slices as it downloads); else the
+   * body is read as text and given to JSON.parse. A body it cannot read or parse is one that broke off.
+   */
+  parse?: (response: Response) => Promise<unknown>;
 }
 
 /**
@@ -116,19 +119,29 @@ export async function apiRequest<T>(path: string, opts: ApiFetchOptions = {}): P
     if (timeout.aborted) throw new ApiError(TIMEOUT_ERROR_MESSAGE, { timeout: true });
     throw normaliseError(err);
   }
+  const brokenOff = (err: unknown) => {
+    // The answer started but its body stalled or the connection dropped half-way.
+    if (timeout.aborted) return new ApiError(TIMEOUT_ERROR_MESSAGE, { timeout: true });
+    if (opts.signal?.aborted) return normaliseError(err);
+    return new ApiError(NETWORK_ERROR_MESSAGE, { network: true });
+  };
+  if (response.ok && opts.parse) {
+    try {
+      return { data: (await opts.parse(response)) as T, headers: response.headers };
+    } catch (err) {
+      throw brokenOff(err);
+    }
+  }
   let text: string;
   try {
     text = await response.text();
   } catch (err) {
-    // The answer started but its body stalled or the connection dropped half-way.
-    if (timeout.aborted) throw new ApiError(TIMEOUT_ERROR_MESSAGE, { timeout: true });
-    if (opts.signal?.aborted) throw normaliseError(err);
-    throw new ApiError(NETWORK_ERROR_MESSAGE, { network: true });
+    throw brokenOff(err);
   }
   let data: unknown = null;
   if (text) {
     try {
-      data = response.ok && opts.parse ? await opts.parse(text) : JSON.parse(text);
+      data = JSON.parse(text);
     } catch {
       data = text;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseArrayInSlices } from "./json-slices";
+import { parseArrayInSlices, parseResponseInSlices } from "./json-slices";
 
 describe("parseArrayInSlices", () => {
   const items = Array.from({ length: 300 }, (_, i) => ({
@@ -32,5 +32,44 @@ describe("parseArrayInSlices", () => {
 
   it("fails as JSON.parse fails on broken text", async () => {
     await expect(parseArrayInSlices(`${text.slice(0, -10)}`, 64)).rejects.toThrow();
+  });
+});
+
+describe("parseResponseInSlices", () => {
+  const items = Array.from({ length: 200 }, (_, i) => ({
+    id: i,
+    name: i % 7 === 0 ? `tricky },{"id": ${i} \\" name ✓` : `Card ${i} é`,
+    photos: i % 5 === 0 ? [{ id: 1 }, { id: 2 }] : [],
+  }));
+  const bytes = new TextEncoder().encode(JSON.stringify(items));
+
+  /** A response whose body comes in chunks of `size` bytes (cutting characters of several bytes in two). */
+  const chunked = (body: Uint8Array, size: number) =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < body.length; at += size) controller.enqueue(body.slice(at, at + size));
+          controller.close();
+        },
+      }),
+    );
+
+  it("gives what JSON.parse gives, whatever the chunks and slices", async () => {
+    for (const [size, slice] of [
+      [1, 7],
+      [3, 64],
+      [100, 1],
+      [4096, 500],
+      [bytes.length, 4096],
+    ] as const) {
+      expect(await parseResponseInSlices(chunked(bytes, size), slice)).toEqual(items);
+    }
+  });
+
+  it("parses other layouts and empty bodies as JSON.parse does", async () => {
+    expect(await parseResponseInSlices(new Response("[]"), 1)).toEqual([]);
+    expect(await parseResponseInSlices(new Response(JSON.stringify(items, null, 2)), 16)).toEqual(items);
+    await expect(parseResponseInSlices(new Response(""), 16)).rejects.toThrow();
+    await expect(parseResponseInSlices(chunked(bytes.slice(0, -10), 50), 64)).rejects.toThrow();
   });
 });

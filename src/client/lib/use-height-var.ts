@@ -10,7 +10,8 @@ export function useHeightVar(ref: RefObject<HTMLElement | null>, name: `--${stri
     if (!el) return;
     const root = document.documentElement;
     const set = () => root.style.setProperty(name, `${Math.ceil(el.getBoundingClientRect().height)}px`);
-    set();
+    // The observer's first report comes after the next layout and before that frame is painted
+    // (then laid out again): set there, the commit that mounts the element forces no layout.
     const observer = new ResizeObserver(set);
     observer.observe(el);
     return () => {

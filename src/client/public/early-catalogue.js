@@ -5,7 +5,9 @@
 // (features/products/api/list-products.ts takeEarlyCatalogue); the session cookie decides, as for
 // any request. Unclaimed, it is dropped after 30 seconds.
 (() => {
-  /** As lib/json-slices.ts parseArrayInSlices (this file is not part of the bundle): about this many characters between two yields. */
+  // As lib/json-slices.ts parseResponseInSlices (this file is not part of the bundle: keep the two
+  // alike): the body read a chunk at a time and parsed in slices of about SLICE_CHARS characters
+  // as it arrives, with the browser free in between.
   const SLICE_CHARS = 512 * 1024;
   const BETWEEN = '},{"';
   const yieldNow = () =>
@@ -17,31 +19,55 @@
       };
       channel.port2.postMessage(null);
     });
-  const parseInSlices = async (text) => {
-    if (text.length <= SLICE_CHARS || !text.startsWith("[{")) return JSON.parse(text);
+  const parseInSlices = async (response) => {
     const out = [];
-    let start = 1;
-    let from = start + SLICE_CHARS;
+    let text = "";
+    let layout = null;
+    let from = SLICE_CHARS;
+    // Parses the next slice when its text is all there; answers whether it did.
+    const next = () => {
+      if (layout === null && text.length >= 2) {
+        layout = text.startsWith("[{") ? "sliced" : "whole";
+        if (layout === "sliced") text = text.slice(1);
+      }
+      if (layout !== "sliced") return false;
+      for (;;) {
+        const cut = text.indexOf(BETWEEN, from);
+        if (cut < 0) {
+          from = Math.max(from, text.length - BETWEEN.length + 1);
+          return false;
+        }
+        let part = null;
+        try {
+          part = JSON.parse(`[${text.slice(0, cut + 1)}]`);
+        } catch {
+          part = null;
+        }
+        if (part === null) {
+          from = cut + 1;
+          continue;
+        }
+        for (const item of part) out.push(item);
+        text = text.slice(cut + 2);
+        from = SLICE_CHARS;
+        return true;
+      }
+    };
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
     for (;;) {
-      const cut = text.indexOf(BETWEEN, from);
-      if (cut < 0) break;
-      let part = null;
-      try {
-        part = JSON.parse(`[${text.slice(start, cut + 1)}]`);
-      } catch {
-        part = null;
+      const { done, value } = await reader.read();
+      text += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      let parsed = false;
+      while (next()) {
+        parsed = true;
+        await yieldNow();
       }
-      if (part === null) {
-        from = cut + 1;
-        continue;
-      }
-      for (const item of part) out.push(item);
-      start = cut + 2;
-      from = start + SLICE_CHARS;
-      await yieldNow();
+      if (done) break;
+      if (!parsed) await yieldNow();
     }
-    const rest = JSON.parse(`[${text.slice(start)}`);
-    for (const item of rest) out.push(item);
+    if (layout !== "sliced") return JSON.parse(text);
+    for (const item of JSON.parse(`[${text}`)) out.push(item);
     return out;
   };
 
@@ -49,13 +75,14 @@
     const kept = JSON.parse(localStorage.getItem("blez-signed-in") || "null");
     const user = kept?.user;
     const permissions = kept?.permissions || {};
-    if (!user || user.role === "streamer" || permissions.canManageProducts === false || typeof fetch !== "function") return;
+    if (!user || user.role === "streamer" || permissions.canManageProducts === false) return;
+    if (typeof fetch !== "function" || typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return;
     const response = fetch("/api/products?catch_up=true", { credentials: "include", headers: { Accept: "application/json" } });
     // The products and the revision header, or null (an error status, a failure: the app asks again).
     const list = response
       .then(async (r) => {
         if (!r.ok) return null;
-        const products = await parseInSlices(await r.text());
+        const products = await parseInSlices(r);
         return Array.isArray(products) ? { products, revision: r.headers.get("X-Catalogue-Revision") } : null;
       })
       .catch(() => null);

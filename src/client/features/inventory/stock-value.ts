@@ -12,19 +12,25 @@ export interface StockValue {
 }
 
 export function stockValue(products: Iterable<Product>): StockValue {
-  const v: StockValue = { units: 0, atPrice: 0, atCost: 0, withoutPrice: 0, withoutCost: 0 };
-  for (const p of products) count(v, p);
+  const v = noStockValue();
+  for (const p of products) addStockValue(v, p);
   return v;
 }
 
 /** stockValue of `at(0)` to `at(n - 1)` (the inventory's rows, without an array of 100,000 products). */
 export function stockValueAt(n: number, at: (i: number) => Product): StockValue {
-  const v: StockValue = { units: 0, atPrice: 0, atCost: 0, withoutPrice: 0, withoutCost: 0 };
-  for (let i = 0; i < n; i++) count(v, at(i));
+  const v = noStockValue();
+  for (let i = 0; i < n; i++) addStockValue(v, at(i));
   return v;
 }
 
-function count(v: StockValue, p: Product): void {
+/** The stock value of no product (to add products to, a few at a time). */
+export function noStockValue(): StockValue {
+  return { units: 0, atPrice: 0, atCost: 0, withoutPrice: 0, withoutCost: 0 };
+}
+
+/** Adds one product to `v`. */
+export function addStockValue(v: StockValue, p: Product): void {
   const q = p.quantity_on_hand;
   v.units += q;
   if (p.price === null) v.withoutPrice += q > 0 ? 1 : 0;

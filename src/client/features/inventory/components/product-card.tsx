@@ -44,10 +44,14 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
   const shown = product.quantity_on_hand + usePendingDelta(product.id);
   // Its quantity changes not applied yet (as the streamer's taps: they wait while the server is away).
   const pending = usePendingTaps(product.id);
-  const swipe = useSwipe(swipeEnabled(canManageProducts, active), (action: SwipeAction) => {
-    if (action === "edit") onEdit(product);
-    else onToggleStatus(product);
-  });
+  const swipe = useSwipe(
+    swipeEnabled(canManageProducts, active),
+    (action: SwipeAction) => {
+      if (action === "edit") onEdit(product);
+      else onToggleStatus(product);
+    },
+    product.id,
+  );
   const toggleLabel = active ? "Disable" : "Enable";
 
   return (
@@ -112,11 +116,13 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
             <dd>{product.release_year ?? "—"}</dd>
             <CardDetails product={product} />
           </dl>
-          <ProductPhotoButton product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
+          <ProductPhotoButton key={product.id} product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
         </div>
         <div className="mt-auto flex items-center justify-between gap-2">
-          <QuantityStepper product={product} />
+          {/* Keyed by product, as the photo button: a card is reused for the product at its place (ProductGrid). */}
+          <QuantityStepper key={product.id} product={product} />
           <ProductActions
+            key={actionsOnly === "inline" ? undefined : product.id}
             product={product}
             canManageProducts={canManageProducts}
             statusBusy={statusBusy}

@@ -1,4 +1,4 @@
-import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { memo, useLayoutEffect, useRef, useState } from "react";
 import { atLeast, useScreenLevel } from "../../../lib/use-screen";
 import { useProduct } from "../../products";
@@ -18,6 +18,15 @@ export function columnsFor(width: number): number {
 const ROW_ESTIMATE_PX = 256;
 const GAP_PX = 16;
 
+/**
+ * A row's height without forcing a layout: the ResizeObserver's entry (it reports each row after
+ * a layout), else the height measured before, else the estimate until the observer reports.
+ */
+function measureRow(el: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<Window, Element>): number {
+  if (entry) return measureElement(el, entry, instance);
+  return instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(el))) ?? ROW_ESTIMATE_PX + GAP_PX;
+}
+
 export interface ProductGridProps extends ProductActionHandlers {
   /** The products shown (catalogue slots, in order) and the index they come from. */
   rows: Int32Array;
@@ -33,7 +42,9 @@ export interface ProductGridProps extends ProductActionHandlers {
  */
 export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canManageProducts, busyIds, ...actions }: ProductGridProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const [columns, setColumns] = useState(1);
+  // Until the observer's first report (right after the first layout; none is forced to measure
+  // sooner): the window's width for the columns, margin 0 (a few more rows than in view).
+  const [columns, setColumns] = useState(() => columnsFor(window.innerWidth));
   const [margin, setMargin] = useState(0);
 
   useLayoutEffect(() => {
@@ -43,7 +54,6 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
       setColumns(columnsFor(el.clientWidth));
       setMargin(el.getBoundingClientRect().top + window.scrollY);
     };
-    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
@@ -54,8 +64,11 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => ROW_ESTIMATE_PX + GAP_PX,
-    overscan: 3,
+    // One card row beyond the view each side: each keystroke mounts the cards in view anew (a row of
+    // up to 4 cards is 272 px; more rows cost every keystroke more than they save a scroll).
+    overscan: 1,
     scrollMargin: margin,
+    measureElement: measureRow,
   });
   const rows = virtualizer.getVirtualItems();
 
@@ -63,10 +76,13 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
     <div ref={ref} data-testid="product-grid" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
       {rows.map((row) => {
         const start = row.index * columns;
-        const items: number[] = [];
+        // Cards keyed by their place: a keystroke gives the places in view other products, and a
+        // card updates its text instead of being built again (what holds state for its product
+        // is keyed by product inside ProductCard, and a swipe belongs to its product).
+        const items: Array<[number, number]> = [];
         for (let i = start; i < Math.min(shown.length, start + columns); i++) {
           const product = index.productAt(shown, i);
-          if (product) items.push(product.id);
+          if (product) items.push([i, product.id]);
         }
         return (
           <div
@@ -80,9 +96,9 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
               paddingBottom: GAP_PX,
             }}
           >
-            {items.map((id) => (
+            {items.map(([at, id]) => (
               <GridCard
-                key={id}
+                key={at}
                 id={id}
                 canManageProducts={canManageProducts}
                 {...actions}

@@ -72,11 +72,13 @@ export const ProductTable = memo(function ProductTable({
   const [active, setActive] = useState(0);
   const focusAfterScroll = useRef<number | null>(null);
 
+  // Measured when the observer reports, after a layout: the first comes right after the first
+  // layout, so the commit that mounts the table forces none (with margin 0 meanwhile, a few more
+  // rows than the view shows are rendered).
   useLayoutEffect(() => {
     const el = bodyRef.current;
     if (!el) return;
     const measure = () => setMargin(el.getBoundingClientRect().top + window.scrollY);
-    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(document.body);
     return () => observer.disconnect();
@@ -212,9 +214,12 @@ export const ProductTable = memo(function ProductTable({
           const at = view.first + k;
           const product = index.productAt(rows, at);
           if (!product) return null;
+          // Keyed by position: a keystroke gives the rows in view other products, and a row that
+          // stays updates its text instead of being built again. What holds state for its product
+          // (the stepper's held press, the photo viewer, the actions menu) is keyed by product.
           return (
             <ProductRow
-              key={product.id}
+              key={at}
               id={product.id}
               index={at}
               top={at * ROW_PX}
@@ -257,7 +262,10 @@ interface ProductRowProps extends ProductActionHandlers {
   onKeyDown: (event: KeyboardEvent<HTMLTableRowElement>, index: number, product: Product) => void;
 }
 
-/** One product's row: reads the product from the store, so its changes re-render this row alone. */
+/**
+ * One product's row: reads the product from the store, so its changes re-render this row alone.
+ * The row at a position shows the product there now (see the key above).
+ */
 const ProductRow = memo(function ProductRow({
   id,
   index,
@@ -285,6 +293,7 @@ const ProductRow = memo(function ProductRow({
     actions: (
       <div className="flex items-center justify-end gap-1">
         <ProductActions
+          key={wide ? undefined : product.id}
           product={product}
           canManageProducts={canManageProducts}
           statusBusy={statusBusy}

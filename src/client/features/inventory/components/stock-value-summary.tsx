@@ -5,7 +5,10 @@ import { isoDay } from "../../../lib/dates";
 import { downloadCsv } from "../../csv";
 import { useMoney } from "../../settings";
 import type { RowIndex } from "../row-index";
-import { stockValueAt, stockValueCsv } from "../stock-value";
+import { addStockValue, noStockValue, stockValueAt, stockValueCsv } from "../stock-value";
+
+/** Rows added up between two looks at the idle time left (about a millisecond's worth). */
+const SLICE_ROWS = 10_000;
 
 /** What the filters select is worth: units, value at price and at cost, and the report of it (again after any product changed). */
 export const StockValueSummary = memo(function StockValueSummary({ index, rows }: { index: RowIndex; rows: Int32Array }) {
@@ -14,16 +17,33 @@ export const StockValueSummary = memo(function StockValueSummary({ index, rows }
   const worth = () => stockValueAt(rows.length, (i) => index.productAt(rows, i) as Product);
   const [value, setValue] = useState(worth);
   // When the page is idle, after the rows are on screen: a keystroke's rows (and the next
-  // keystroke) go first, their worth follows (a pass over every row shown).
+  // keystroke) go first, their worth follows (a pass over every row shown, in slices of the idle
+  // time, so a keystroke never waits for a pass over 100,000 rows).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `patches` says a product changed (its stock, its price).
   useEffect(() => {
-    const compute = () => setValue(worth());
-    if (typeof window.requestIdleCallback !== "function") {
-      const timer = window.setTimeout(compute, 0);
-      return () => window.clearTimeout(timer);
-    }
-    const handle = window.requestIdleCallback(compute, { timeout: 500 });
-    return () => window.cancelIdleCallback(handle);
+    const sum = noStockValue();
+    let i = 0;
+    let cancelled = false;
+    let handle = 0;
+    const idle = typeof window.requestIdleCallback === "function";
+    const work = (deadline?: IdleDeadline) => {
+      if (cancelled) return;
+      do {
+        const end = Math.min(rows.length, i + SLICE_ROWS);
+        for (; i < end; i++) addStockValue(sum, index.productAt(rows, i) as Product);
+      } while (i < rows.length && deadline !== undefined && deadline.timeRemaining() > 2);
+      if (i < rows.length) schedule();
+      else setValue(sum);
+    };
+    const schedule = () => {
+      handle = idle ? window.requestIdleCallback(work, { timeout: 500 }) : window.setTimeout(work, 0);
+    };
+    schedule();
+    return () => {
+      cancelled = true;
+      if (idle) window.cancelIdleCallback(handle);
+      else window.clearTimeout(handle);
+    };
   }, [index, rows, patches]);
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm" data-testid="stock-value">

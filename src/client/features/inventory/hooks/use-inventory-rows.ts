@@ -21,7 +21,10 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
   useEffect(() => index.connect(), [index]);
   const version = useSyncExternalStore(index.subscribe, index.getVersion);
   const deferred = useDeferredValue(filters);
-  const loaded = catalogue.status === "loaded";
+  // The loaded catalogue's first rows (deriving them, a screenful of rows and their layout) come
+  // in a deferred render: React renders it in slices and commits it in a task of its own, so the
+  // load's last task is not all of it at once. Meanwhile the view still says it is loading.
+  const loaded = useDeferredValue(catalogue.status === "loaded");
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` says the rows were patched (the index answers them).
   const rows = useMemo(() => {
@@ -65,5 +68,6 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
     performance.mark("inventory-filtered", { detail: { searchText: deferred.searchText, count: rows.length } });
   }, [rows, deferred]);
 
-  return { ...catalogue, index, rows, options, total, stale: deferred !== filters };
+  const pending = catalogue.pending || (catalogue.status === "loaded" && !loaded);
+  return { ...catalogue, pending, index, rows, options, total, stale: deferred !== filters };
 }
