@@ -430,7 +430,10 @@ for (const theme of ["light", "dark"] as const) {
     await search(page).fill(product.barcode);
     await productCard(page, product).getByRole("button", { name: "Edit", exact: true }).click();
     await scan();
-    await page.keyboard.press("Escape");
+    // Its Close button, not Escape (Escape on this dialog: inventory-table.spec.ts): on a loaded
+    // machine an Escape right after this scan twice left the dialog open (not reproduced since).
+    await page.getByRole("dialog", { name: "Edit Product" }).getByRole("button", { name: "Close" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
     await page.getByRole("button", { name: "Import/Export CSV" }).click();
     await page.getByLabel("Choose a CSV file").setInputFiles(new URL("./fixtures/invalid-products.csv", import.meta.url).pathname);
     await expect(page.getByText("... and 2 more errors")).toBeVisible();
