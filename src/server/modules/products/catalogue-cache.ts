@@ -11,8 +11,12 @@ export interface CatalogueSnapshot {
   revision: number;
   /** Only when no change was in flight while it was built: the list is then exactly the catalogue at `revision`. */
   etag?: string;
-  /** The list as JSON text, in parts (never one 45 MB buffer: json-parts.ts). */
-  json: JsonParts;
+  /**
+   * Bytes of the list as JSON text. The text itself is not kept: it was written in parts used
+   * again by the next build (json-parts.ts PartPool); an answer without compression is the gzip
+   * copy decompressed as it is sent.
+   */
+  bytes: number;
   br: Buffer;
   gzip: Buffer;
   builtAt: number;
@@ -21,12 +25,20 @@ export interface CatalogueSnapshot {
 export interface CatalogueSource {
   /** The catalogue watermark: every revision up to it is committed (a cheap statement, read while kept warm). */
   watermark(): Promise<number>;
-  /** The whole list as committed when called, and the watermark read before it (see products.service catalogueSource). */
+  /**
+   * The whole list as committed when called, and the watermark read before it (see products.service
+   * catalogueSource). The caller releases `json` once compressed.
+   */
   build(): Promise<{ revision: number; exact: boolean; json: JsonParts }>;
   /** `{revision, products}` as JSON: every product whose revision is above `since`. */
   since(since: number): Promise<{ revision: number; json: JsonParts }>;
   /** How many products changed after `revision`, counting at most `limit`. */
   changedSince(revision: number, limit: number): Promise<number>;
+  /**
+   * Brings what builds read from (the catalogue mirror) up to the catalogue as committed now,
+   * without building a list: the next build then reads only the changes made after it.
+   */
+  catchUp(): Promise<void>;
 }
 
 export interface CatalogueCacheOptions {
@@ -219,6 +231,10 @@ export class CatalogueCache {
       const wait = this.lastEnded + this.options.quietMs - Date.now();
       if ((current || this.buildFailing) && wait > 0) {
         next = Math.min(next, wait);
+        // Meanwhile the mirror follows the changes, so the next build (a request's too) reads only
+        // the last ones: after a 50,000-row import its catch-up took most of a first load's second.
+        // A failure here is the next build's to report (it reads them again).
+        await this.source.catchUp().catch(() => {});
         return;
       }
       // Not waited for: the poll goes on meanwhile, so catch-ups keep a recent look.
@@ -245,7 +261,7 @@ export class CatalogueCache {
   private async build(): Promise<CatalogueSnapshot> {
     const at = Date.now();
     const { revision, exact, json: body } = await this.source.build();
-    const [br, gz] = await Promise.all([
+    const zips = [
       compressParts(
         body,
         createBrotliCompress({
@@ -258,11 +274,15 @@ export class CatalogueCache {
         }),
       ),
       compressParts(body, createGzip({ level: 6, chunkSize: ZIP_CHUNK_BYTES })),
-    ]);
+    ] as const;
+    // Both read the parts until they end (a failed one too): only then do the parts go back.
+    await Promise.allSettled(zips);
+    body.release();
+    const [br, gz] = await Promise.all(zips);
     const snapshot: CatalogueSnapshot = {
       revision,
       etag: exact ? `"${revision}"` : undefined,
-      json: body,
+      bytes: body.bytes,
       br,
       gzip: gz,
       builtAt: Date.now(),
