@@ -2,6 +2,12 @@ import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { FastifyBaseLogger } from "fastify";
 import { compressParts, type JsonParts } from "./json-parts.js";
 
+/**
+ * The gzip copy's level. 3, not zlib's default 6: on the 45 MB list 71 ms instead of 220-235 ms
+ * of CPU for 2.0 MB instead of 1.7 MB (a first list after a change waits for both copies, and
+ * during an import every process builds one every few seconds). Browsers over HTTPS take brotli.
+ */
+const GZIP_LEVEL = 3;
 /** zlib's output chunks while compressing a snapshot: fewer, larger callbacks on the event loop. */
 const ZIP_CHUNK_BYTES = 256 * 1024;
 
@@ -273,7 +279,7 @@ export class CatalogueCache {
           },
         }),
       ),
-      compressParts(body, createGzip({ level: 6, chunkSize: ZIP_CHUNK_BYTES })),
+      compressParts(body, createGzip({ level: GZIP_LEVEL, chunkSize: ZIP_CHUNK_BYTES })),
     ] as const;
     // Both read the parts until they end (a failed one too): only then do the parts go back.
     await Promise.allSettled(zips);
