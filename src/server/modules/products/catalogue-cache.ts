@@ -188,13 +188,16 @@ export class CatalogueCache {
     return this.snapshot;
   }
 
-  /** Builds a new snapshot, or joins the build in progress. */
-  rebuild(): Promise<CatalogueSnapshot> {
+  /**
+   * Builds a new snapshot, or joins the build in progress. `waitedFor`: a request waits for it
+   * (the two copies are compressed at once); a background build compresses one after the other.
+   */
+  rebuild(waitedFor = true): Promise<CatalogueSnapshot> {
     if (this.building) return this.building.done;
     this.started += 1;
     const build: Build = {
       seq: this.started,
-      done: this.build().finally(() => {
+      done: this.build(waitedFor).finally(() => {
         this.lastEnded = Date.now();
         if (this.building === build) this.building = null;
       }),
@@ -244,7 +247,7 @@ export class CatalogueCache {
         return;
       }
       // Not waited for: the poll goes on meanwhile, so catch-ups keep a recent look.
-      this.rebuild().then(
+      this.rebuild(false).then(
         () => {
           if (this.buildFailing) this.log?.info("catalogue: the snapshot is built again");
           this.buildFailing = false;
@@ -264,27 +267,10 @@ export class CatalogueCache {
     }
   }
 
-  private async build(): Promise<CatalogueSnapshot> {
+  private async build(waitedFor: boolean): Promise<CatalogueSnapshot> {
     const at = Date.now();
     const { revision, exact, json: body } = await this.source.build();
-    const zips = [
-      compressParts(
-        body,
-        createBrotliCompress({
-          chunkSize: ZIP_CHUNK_BYTES,
-          params: {
-            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-            [constants.BROTLI_PARAM_QUALITY]: 5,
-            [constants.BROTLI_PARAM_SIZE_HINT]: body.bytes,
-          },
-        }),
-      ),
-      compressParts(body, createGzip({ level: GZIP_LEVEL, chunkSize: ZIP_CHUNK_BYTES })),
-    ] as const;
-    // Both read the parts until they end (a failed one too): only then do the parts go back.
-    await Promise.allSettled(zips);
-    body.release();
-    const [br, gz] = await Promise.all(zips);
+    const [br, gz] = await compress(body, waitedFor);
     const snapshot: CatalogueSnapshot = {
       revision,
       etag: exact ? `"${revision}"` : undefined,
@@ -301,6 +287,37 @@ export class CatalogueCache {
       this.look = { snapshot, behind: 0, at };
     }
     return snapshot;
+  }
+}
+
+/**
+ * The list's brotli and gzip copies, compressed in the thread pool; its parts are released once
+ * both are made. `together`: both at once (a request waits). Else one after the other: the two at
+ * once take both cores of a small server for a moment, from its requests and its database, and
+ * during an import every server process builds every few seconds.
+ */
+async function compress(body: JsonParts, together: boolean): Promise<[Buffer, Buffer]> {
+  const brotli = () =>
+    compressParts(
+      body,
+      createBrotliCompress({
+        chunkSize: ZIP_CHUNK_BYTES,
+        params: {
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_QUALITY]: 5,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.bytes,
+        },
+      }),
+    );
+  const gzip = () => compressParts(body, createGzip({ level: GZIP_LEVEL, chunkSize: ZIP_CHUNK_BYTES }));
+  try {
+    if (!together) return [await brotli(), await gzip()];
+    const zips = [brotli(), gzip()] as const;
+    // Both read the parts until they end (a failed one too): only then may the parts go back.
+    await Promise.allSettled(zips);
+    return await Promise.all(zips);
+  } finally {
+    body.release();
   }
 }
 
