@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** Short times so the tests run in seconds; the server's are CATALOGUE_CACHE_DEFAULTS. */
-const FAST: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 50, quietMs: 300, trustMs: 1_000 };
+const FAST: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 50, quietMs: 300, trustMs: 1_000, catchUpBetweenBuilds: true };
 
 /** A new product, committed; its revision. */
 async function insertProduct(barcode = newBarcode("WARM")): Promise<number> {
@@ -225,6 +225,26 @@ describe("a catalogue snapshot kept warm", () => {
       expect(listed(exact)).toContain(barcode);
     } finally {
       await cache.stop();
+    }
+
+    // Without catchUpBetweenBuilds (the embedded database): the changes wait for the next build.
+    const quiet = new CatalogueCache(
+      {
+        ...source,
+        async catchUp() {
+          catchUps.push(-1);
+        },
+      },
+      { ...FAST, quietMs: 60_000, catchUpBetweenBuilds: false },
+    );
+    quiet.start();
+    try {
+      await vi.waitFor(() => expect(quiet.current()).not.toBeNull(), { timeout: 10_000, interval: 20 });
+      await insertProduct();
+      await new Promise((r) => setTimeout(r, 5 * FAST.pollMs));
+      expect(catchUps).not.toContain(-1);
+    } finally {
+      await quiet.stop();
     }
   });
 

@@ -51,7 +51,11 @@ const quantityHeadersSchema = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySch
 
 /** Products: list, lookup by barcode, create, edit, stock change, status. */
 export async function productsRoutes(app: ZodApp): Promise<void> {
-  const catalogue = new CatalogueCache(catalogueSource(app.db), CATALOGUE_CACHE_DEFAULTS, app.log);
+  const catalogue = new CatalogueCache(
+    catalogueSource(app.db),
+    { ...CATALOGUE_CACHE_DEFAULTS, catchUpBetweenBuilds: app.database.kind === "postgres" },
+    app.log,
+  );
   // Kept warm from start (the database is migrated by then) until close: see CatalogueCache.
   app.addHook("onReady", async () => catalogue.start());
   app.addHook("onClose", async () => catalogue.stop());
