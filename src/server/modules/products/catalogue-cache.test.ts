@@ -1,11 +1,11 @@
+import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../contract/products.js";
 import type { Database } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
 import { createTestDatabase } from "../../test/test-app.js";
-import { CatalogueCache, type CatalogueCacheOptions, type CatalogueSource } from "./catalogue-cache.js";
-import type { JsonParts } from "./json-parts.js";
+import { CatalogueCache, type CatalogueCacheOptions, type CatalogueSnapshot, type CatalogueSource } from "./catalogue-cache.js";
 import { catalogueSource } from "./products.service.js";
 import { newBarcode } from "./products.test-support.js";
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** Short times so the tests run in seconds; the server's are CATALOGUE_CACHE_DEFAULTS. */
-const FAST: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 50, quietMs: 300, trustMs: 1_000 };
+const FAST: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 50, quietMs: 300, trustMs: 1_000, catchUpBetweenBuilds: true };
 
 /** A new product, committed; its revision. */
 async function insertProduct(barcode = newBarcode("WARM")): Promise<number> {
@@ -74,7 +74,8 @@ function recordingLog() {
   };
 }
 
-const listed = (json: JsonParts | undefined) => (JSON.parse(String(json)) as Product[]).map((p) => p.barcode);
+const listed = (snapshot: CatalogueSnapshot | null | undefined) =>
+  (JSON.parse(gunzipSync(snapshot?.gzip ?? Buffer.alloc(0)).toString("utf8")) as Product[]).map((p) => p.barcode);
 const watermark = () => catalogueSource(database.db).watermark();
 
 describe("a catalogue snapshot kept warm", () => {
@@ -88,7 +89,7 @@ describe("a catalogue snapshot kept warm", () => {
       const barcode = newBarcode("WARM");
       const revision = await insertProduct(barcode);
       await vi.waitFor(() => expect(cache.current()?.revision).toBeGreaterThanOrEqual(revision), { timeout: 10_000, interval: 20 });
-      expect(listed(cache.current()?.json)).toContain(barcode);
+      expect(listed(cache.current())).toContain(barcode);
       // The change was noticed and built once; nothing is built while nothing changes.
       const count = builds.length;
       await new Promise((r) => setTimeout(r, 3 * FAST.quietMs));
@@ -149,7 +150,7 @@ describe("a catalogue snapshot kept warm", () => {
       const exact = await cache.fresh(revision);
       expect(exact.revision).toBeGreaterThanOrEqual(revision);
       expect(exact.etag).toBe(`"${exact.revision}"`);
-      expect(listed(exact.json)).toContain(barcode);
+      expect(listed(exact)).toContain(barcode);
       // Nothing changed since: the same snapshot, for both kinds of request.
       expect(await cache.fresh(revision)).toBe(exact);
       expect(await cache.get(await watermark())).toBe(exact);
@@ -195,6 +196,55 @@ describe("a catalogue snapshot kept warm", () => {
       expect(slow.recent()).toBeNull();
     } finally {
       await slow.stop();
+    }
+  });
+
+  it("brings the mirror up to the changes during the quiet time, so the next build reads only the later ones", async () => {
+    const { source, builds } = recordedSource();
+    const catchUps: number[] = [];
+    const cache = new CatalogueCache(
+      {
+        ...source,
+        async catchUp() {
+          await source.catchUp();
+          catchUps.push(builds.length);
+        },
+      },
+      { ...FAST, quietMs: 60_000 },
+    );
+    cache.start();
+    try {
+      await vi.waitFor(() => expect(cache.current()).not.toBeNull(), { timeout: 10_000, interval: 20 });
+      expect(catchUps).toEqual([]);
+      const barcode = newBarcode("WARM");
+      const revision = await insertProduct(barcode);
+      // Noticed by the poll; no build (the quiet time), the mirror caught up instead.
+      await vi.waitFor(() => expect(catchUps.length).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
+      expect(builds).toHaveLength(1);
+      const exact = await cache.fresh(revision);
+      expect(listed(exact)).toContain(barcode);
+    } finally {
+      await cache.stop();
+    }
+
+    // Without catchUpBetweenBuilds (the embedded database): the changes wait for the next build.
+    const quiet = new CatalogueCache(
+      {
+        ...source,
+        async catchUp() {
+          catchUps.push(-1);
+        },
+      },
+      { ...FAST, quietMs: 60_000, catchUpBetweenBuilds: false },
+    );
+    quiet.start();
+    try {
+      await vi.waitFor(() => expect(quiet.current()).not.toBeNull(), { timeout: 10_000, interval: 20 });
+      await insertProduct();
+      await new Promise((r) => setTimeout(r, 5 * FAST.pollMs));
+      expect(catchUps).not.toContain(-1);
+    } finally {
+      await quiet.stop();
     }
   });
 

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
-import { type JsonParts, joinJsonParts } from "./json-parts.js";
+import { type JsonParts, joinJsonParts, PartPool } from "./json-parts.js";
 import { type CatalogueRevision, readCatalogueRevision } from "./products.repo.js";
 
 /** One product as the list sends it: product_json() text, with what the list is ordered by. */
@@ -31,10 +31,15 @@ export class CatalogueMirror {
   /** Every change up to this revision is here; -1 before the first load. */
   private revision = -1;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The list's part buffers, used again by every list (the caller releases each when done with it). */
+  private readonly listParts = new PartPool();
 
   constructor(private readonly db: Db) {}
 
-  /** The whole list, newest first, brought up to the catalogue as committed when this was called. */
+  /**
+   * The whole list, newest first, brought up to the catalogue as committed when this was called.
+   * Its parts are the mirror's to use again: release() them once done (CatalogueCache does).
+   */
   list(): Promise<{ revision: CatalogueRevision; json: JsonParts }> {
     return this.exclusive(async () => {
       const revision = await this.readChanges();
@@ -47,6 +52,13 @@ export class CatalogueMirror {
     return this.exclusive(async () => {
       const { watermark } = await this.readChanges();
       return { revision: watermark, json: await this.sinceJson(since, watermark) };
+    });
+  }
+
+  /** Reads the changes committed since the last catch-up (no list made). */
+  catchUp(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.readChanges();
     });
   }
 
@@ -117,7 +129,7 @@ export class CatalogueMirror {
           : [...this.entries.values()].sort(newestFirst);
       this.added = [];
     }
-    return joinJsonParts(this.ordered ?? [], json, "[", "]");
+    return joinJsonParts(this.ordered ?? [], json, "[", "]", this.listParts);
   }
 
   private async sinceJson(since: number, revision: number): Promise<JsonParts> {

@@ -1,7 +1,7 @@
 import { text } from "node:stream/consumers";
 import { brotliDecompressSync, constants, createBrotliCompress, createGzip, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compressParts, joinJsonParts } from "./json-parts.js";
+import { compressParts, joinJsonParts, PartPool } from "./json-parts.js";
 
 /** Items whose JSON runs over several parts, some of them multi-byte, one larger than a part. */
 const items = [
@@ -20,6 +20,24 @@ describe("JSON in parts", () => {
     expect(String(json)).toBe(whole);
     expect(await text(json.stream())).toBe(whole);
     expect(JSON.parse(String(json)).products).toEqual(items);
+  });
+
+  it("written in a pool: the next text takes the buffers the last one gave back, and is still the same text", async () => {
+    const pool = new PartPool();
+    const whole = `[${texts.join(",")}]`;
+    const first = await joinJsonParts(texts, (t) => t, "[", "]", pool);
+    expect(String(first)).toBe(whole);
+    const buffers = new Set(first.parts.map((p) => p.buffer));
+    first.release();
+    expect(() => first.stream()).toThrow();
+    const second = await joinJsonParts(texts, (t) => t, "[", "]", pool);
+    // The large item's part (made for it alone) is not pooled; every other buffer is used again.
+    expect(second.parts.filter((p) => buffers.has(p.buffer)).length).toBe(second.parts.length - 1);
+    expect(String(second)).toBe(whole);
+    // Not given back: a third text gets buffers of its own.
+    const third = await joinJsonParts(texts, (t) => t, "[", "]", pool);
+    expect(third.parts.some((p) => buffers.has(p.buffer))).toBe(false);
+    expect(String(third)).toBe(whole);
   });
 
   it("of nothing is the opening and the closing", async () => {

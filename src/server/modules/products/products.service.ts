@@ -76,6 +76,7 @@ export function catalogueSource(db: Db, mirror = new CatalogueMirror(db)): Catal
     },
     since: (since) => mirror.since(since),
     changedSince: (revision, limit) => countProductsChangedSince(db, revision, limit),
+    catchUp: () => mirror.catchUp(),
   };
 }
 
