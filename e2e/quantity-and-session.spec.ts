@@ -86,6 +86,12 @@ test.describe("one quantity path", () => {
     const card = productCard(page, product);
     await expect(quantityOf(card)).toHaveText("10");
 
+    // The quantity calls find no server from here until it is let through below: offline
+    // emulation may miss a request the page's service worker passes on (once the server had one of
+    // the two taps while the page was offline). On the context, not the page: a page's routes miss
+    // what its service worker fetches.
+    const quantityUrl = `**/api/products/${product.id}/quantity`;
+    await context.route(quantityUrl, (route) => route.abort("internetdisconnected"));
     await context.setOffline(true);
     const plus = card.getByRole("button", { name: /Increase quantity/ });
     await plus.click();
@@ -101,9 +107,6 @@ test.describe("one quantity path", () => {
     await expect(page.getByTestId("waiting-taps-count")).toHaveText("2");
 
     // Online again, but the quantity calls still find no server: the card shows them pending.
-    // On the context, not the page: a page's routes miss what its service worker fetches.
-    const quantityUrl = `**/api/products/${product.id}/quantity`;
-    await context.route(quantityUrl, (route) => route.abort("internetdisconnected"));
     await context.setOffline(false);
     await expect(page.getByText("Loading products...")).toHaveCount(0, { timeout: 60_000 });
     await search(page).fill(product.barcode);
