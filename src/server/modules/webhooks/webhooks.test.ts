@@ -169,6 +169,25 @@ describe("deliveries", () => {
     expect(verifyWebhook(`whsec_${Buffer.alloc(32).toString("base64")}`, got.headers, got.body)).toBe(false);
   });
 
+  it("to a webhook for low stock alone: only the change that reaches the reorder point, with the product then", async () => {
+    const lowOnly = await addWebhook({ url: receiver.url, events: ["product.low_stock"], description: "reorders" });
+    try {
+      const product = await manager.create({ quantity_on_hand: 5, reorder_point: 3 });
+      // 5 -> 4, 4 -> 3 (reaches the point), 3 -> 2, 2 -> 4, 4 -> 3 (reaches it again)
+      for (const change of [-1, -1, -1, 2, -1]) {
+        const res = await manager.put(`/api/products/${product.id}/quantity`, { quantity_change: change, reason: "Streamer adjustment" });
+        expect(res.statusCode).toBe(200);
+      }
+      const rows = (await deliveryRows()).filter((d) => d.webhookId === lowOnly.webhook.id);
+      expect(rows.map((d) => [d.type, (d.data as { product: Product }).product.quantity_on_hand])).toEqual([
+        ["product.low_stock", 3],
+        ["product.low_stock", 3],
+      ]);
+    } finally {
+      await manager.delete(`/api/webhooks/${lowOnly.webhook.id}`);
+    }
+  });
+
   it("report an order placed and cancelled with the order, its lines' stock changes with its id, and a product reaching its reorder point", async () => {
     const product = await manager.create({ quantity_on_hand: 5, reorder_point: 3 });
     const placed = await manager.post("/api/orders", {
