@@ -1,4 +1,4 @@
-import { memo, useEffect, useState, useSyncExternalStore } from "react";
+import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { isoDay } from "../../../lib/dates";
@@ -16,11 +16,14 @@ export const StockValueSummary = memo(function StockValueSummary({ index, rows }
   const patches = useSyncExternalStore(index.subscribe, index.getPatches);
   const worth = () => stockValueAt(rows.length, (i) => index.productAt(rows, i) as Product);
   const [value, setValue] = useState(worth);
+  /** What `value` was added up from: the first render's pass is not made again when the page is next idle. */
+  const summed = useRef({ index, rows, patches });
   // When the page is idle, after the rows are on screen: a keystroke's rows (and the next
   // keystroke) go first, their worth follows (a pass over every row shown, in slices of the idle
   // time, so a keystroke never waits for a pass over 100,000 rows).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `patches` says a product changed (its stock, its price).
   useEffect(() => {
+    const last = summed.current;
+    if (last.index === index && last.rows === rows && last.patches === patches) return;
     const sum = noStockValue();
     let i = 0;
     let cancelled = false;
@@ -32,8 +35,9 @@ export const StockValueSummary = memo(function StockValueSummary({ index, rows }
         const end = Math.min(rows.length, i + SLICE_ROWS);
         for (; i < end; i++) addStockValue(sum, index.productAt(rows, i) as Product);
       } while (i < rows.length && deadline !== undefined && deadline.timeRemaining() > 2);
-      if (i < rows.length) schedule();
-      else setValue(sum);
+      if (i < rows.length) return schedule();
+      summed.current = { index, rows, patches };
+      setValue(sum);
     };
     const schedule = () => {
       handle = idle ? window.requestIdleCallback(work, { timeout: 500 }) : window.setTimeout(work, 0);
