@@ -6,6 +6,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { DEFAULT_BODY_LIMIT_BYTES } from "./body-limits.js";
 import type { Config, TrustProxy } from "./config.js";
 import type { Database, Db } from "./db/client.js";
+import { EmbeddedMaintenance } from "./db/embedded-maintenance.js";
 import { EventBus } from "./events.js";
 import { CA_CERT_PATH } from "./https.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
@@ -48,6 +49,8 @@ declare module "fastify" {
     reportsJob: ReportsJob;
     /** Sends the webhook outbox after each commit, and retries (modules/webhooks). */
     webhookWorker: WebhookWorker;
+    /** The embedded database's vacuuming and analysing when the shop is quiet (PGlite has no autovacuum). */
+    embeddedMaintenance: EmbeddedMaintenance;
   }
 }
 
@@ -128,6 +131,14 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   events.on("inventory_update", () => webhookWorker.nudge());
   app.addHook("onReady", async () => webhookWorker.start());
   app.addHook("onClose", async () => webhookWorker.close());
+  let lastRequestAt = Date.now();
+  app.addHook("onRequest", async () => {
+    lastRequestAt = Date.now();
+  });
+  const embeddedMaintenance = new EmbeddedMaintenance(database, app.log, () => lastRequestAt);
+  app.decorate("embeddedMaintenance", embeddedMaintenance);
+  app.addHook("onReady", async () => embeddedMaintenance.start());
+  app.addHook("onClose", async () => embeddedMaintenance.close());
 
   registerErrorHandler(app);
   await app.register(securityHeadersPlugin);
