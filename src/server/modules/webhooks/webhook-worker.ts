@@ -3,7 +3,15 @@ import { WEBHOOK_MESSAGES } from "../../../contract/webhooks.js";
 import type { Db } from "../../db/client.js";
 import { postWebhook } from "./webhook-sender.js";
 import { webhookHeaders } from "./webhook-signature.js";
-import { anyWebhook, type ClaimedDelivery, claimDeliveries, recordAttempt, releaseDelivery } from "./webhooks.repo.js";
+import {
+  anyWebhook,
+  type ClaimedDelivery,
+  claimDeliveries,
+  DELIVERY_LOG_DAYS,
+  deleteOldDeliveries,
+  recordAttempt,
+  releaseDelivery,
+} from "./webhooks.repo.js";
 
 export interface WebhookWorkerOptions {
   /** An attempt without a 2xx answer in this time has failed (10 s). */
@@ -24,6 +32,10 @@ function withoutNullTags(data: unknown): unknown {
   const { show_id, order_id, ...rest } = data as Record<string, unknown>;
   return { ...rest, ...(show_id == null ? {} : { show_id }), ...(order_id == null ? {} : { order_id }) };
 }
+
+/** How often a process trims the delivery log (webhooks.repo.ts deleteOldDeliveries), and how many rows a statement deletes. */
+const TRIM_EVERY_MS = 3_600_000;
+const TRIM_ROWS = 1_000;
 
 /** Between two looks for deliveries when changes come in fast: a burst of taps costs a few claims, not one each. */
 const MIN_CLAIM_GAP_MS = 20;
@@ -49,6 +61,8 @@ export class WebhookWorker {
   private claimRun: Promise<void> | undefined;
   /** False once a poll found no webhook at all: changes then cost nothing here until one is made. */
   private hasWebhooks = true;
+  /** The log is trimmed hourly, the first time an hour after start-up (not in a start's busy first minutes). */
+  private trimmedAt = Date.now();
 
   constructor(
     private readonly db: Db,
@@ -93,6 +107,10 @@ export class WebhookWorker {
     try {
       this.hasWebhooks = await anyWebhook(this.db);
       if (this.hasWebhooks) await this.claim();
+      if (Date.now() - this.trimmedAt >= TRIM_EVERY_MS) {
+        this.trimmedAt = Date.now();
+        await this.trimLog();
+      }
     } catch (err) {
       this.log.warn({ err }, "webhook worker: looking for deliveries failed");
     }
@@ -100,6 +118,16 @@ export class WebhookWorker {
       this.pollTimer = setTimeout(() => {
         this.polling = this.poll();
       }, this.options.pollMs);
+    }
+  }
+
+  /** A thousand rows a statement, each its own short transaction, so requests go between them. */
+  async trimLog(): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const n = await deleteOldDeliveries(this.db, DELIVERY_LOG_DAYS, TRIM_ROWS);
+      deleted += n;
+      if (n < TRIM_ROWS || this.closed) return deleted;
     }
   }
 

@@ -104,6 +104,37 @@ export async function retryDeliveryRow(db: Db, webhookId: number, id: number): P
   return row;
 }
 
+/** How long the delivery log keeps a finished delivery (and one left behind by a deleted webhook). */
+export const DELIVERY_LOG_DAYS = 30;
+
+/**
+ * Deletes up to `limit` deliveries made more than `keepDays` days ago that are finished (succeeded
+ * or failed) or whose webhook is gone; answers how many. Without it the outbox grows by every
+ * change for good (a shop's year of taps to one webhook: some 3.6 million rows). Deliveries waiting
+ * behind a disabled webhook stay. The old rows are found from the first id on, and only below the
+ * first id made within the period, so a call reads about what it deletes, not the whole log.
+ */
+export async function deleteOldDeliveries(db: Db, keepDays: number, limit: number): Promise<number> {
+  const rows = rowsOf<{ id: string | number }>(
+    await db.execute(sql`
+      with recent as (
+        select coalesce(
+          (select d.id from webhook_deliveries d
+            where d.created_at >= now() - make_interval(days => ${keepDays}::int) order by d.id limit 1),
+          (select max(d.id) + 1 from webhook_deliveries d)) as first_id
+      ), old as (
+        select d.id from webhook_deliveries d, recent
+        where d.id < recent.first_id
+          and (d.status <> 'pending' or not exists (select 1 from webhooks w where w.id = d.webhook_id))
+        order by d.id
+        limit ${limit}::int
+      )
+      delete from webhook_deliveries d using old where d.id = old.id
+      returning d.id`),
+  );
+  return rows.length;
+}
+
 /** Is there any webhook at all? (With none, the worker does not look for deliveries on every change.) */
 export async function anyWebhook(db: Db): Promise<boolean> {
   const [row] = rowsOf<{ any: boolean }>(await db.execute(sql`select exists (select 1 from webhooks) as any`));
