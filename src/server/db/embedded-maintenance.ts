@@ -3,8 +3,8 @@ import type { Database } from "./client.js";
 
 /** How often the embedded database's tables are looked at. */
 const EVERY_MS = 60_000;
-/** Maintenance waits for a moment this quiet: no request for this long, and no query under way. */
-const QUIET_MS = 2_000;
+/** Maintenance waits for a moment this quiet: no request for this long (a pause in the shop, not between two taps), and no query under way. */
+const QUIET_MS = 10_000;
 
 /**
  * Autovacuum's own thresholds (PostgreSQL's defaults): a table is vacuumed once its dead rows pass
