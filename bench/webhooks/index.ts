@@ -12,8 +12,8 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { createDatabase, dropDatabase } from "../busy-shop/servers.js";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const ENDPOINT_DELAY_MS = 2_000;
 const TARGET_RATIO = 0.9;
 
