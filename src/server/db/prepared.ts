@@ -1,5 +1,3 @@
-import type { SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import type { Db } from "./client.js";
 
 /**
@@ -17,17 +15,4 @@ export function prepared<Q>(build: (db: Db) => Q): (db: Db) => Q {
     }
     return query;
   };
-}
-
-const dialect = new PgDialect();
-
-/**
- * A raw statement sent as a named prepared statement (drizzle's `execute` sends every statement
- * unnamed, parsed and planned each time). For statements run many times whose text takes few
- * shapes: `name` must name one text only (node-postgres refuses a name used for another text).
- * After a few runs the database keeps a generic plan: on the embedded database planning a large
- * statement costs milliseconds (WebAssembly), a tenth of a small import batch.
- */
-export async function executeNamed(db: Db, name: string, query: SQL): Promise<unknown> {
-  return db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute();
 }

@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 
 /** Rows of a raw statement, on either driver (PGlite and node-postgres both answer `{rows}`). */
 export function rowsOf<T>(result: unknown): T[] {
@@ -31,10 +31,4 @@ export const PG_UNIQUE_VIOLATION = "23505";
 /** True when the error, or one of its causes, is PostgreSQL's unique_violation. */
 export function isUniqueViolation(err: unknown): boolean {
   return errorChain(err).some((e) => e.code === PG_UNIQUE_VIOLATION);
-}
-
-/** CTEs to add to another statement, and a name for the form of their text (the same for every text of that form). */
-export interface StatementPart {
-  shape: string;
-  ctes: SQL;
 }

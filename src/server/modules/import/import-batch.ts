@@ -1,9 +1,9 @@
+import type { SQL } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
 import { checkImportRow, IMPORT_FIELDS, type ImportField, type ImportRow, type ImportRowInput } from "../../../contract/import.js";
 import { centsToAmount } from "../../../contract/money.js";
 import { csvMessages } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
-import type { StatementPart } from "../../db/sql.js";
 import { type AuditedValues, auditedValues } from "../products/product-changes.js";
 import type { ProductRow } from "../products/products.repo.js";
 import { duplicateMessage } from "./import.plan.js";
@@ -57,12 +57,7 @@ const show = (field: string, value: unknown): string => {
  * `record`: what the same write statement also does with the batch's outcome (moves the import's
  * cursor: `recordBatch`), so a batch is a lock, one write and its commit.
  */
-export async function writeBatch(
-  tx: Db,
-  who: Importer,
-  batch: BatchRows,
-  record: (outcome: BatchOutcome) => StatementPart,
-): Promise<BatchWritten> {
+export async function writeBatch(tx: Db, who: Importer, batch: BatchRows, record: (outcome: BatchOutcome) => SQL): Promise<BatchWritten> {
   const outcome: BatchOutcome = { created: 0, updated: 0, skipped: 0, errors: [] };
   const rows: Array<{ row: number; values: ImportRow; key: string }> = [];
   batch.rows.forEach((input, i) => {

@@ -1,8 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { ImportRowInput } from "../../../contract/import.js";
 import type { Db } from "../../db/client.js";
 import { importChunks, importErrors, imports } from "../../db/schema.js";
-import { jsonReadOnce, rowsOf, type StatementPart } from "../../db/sql.js";
+import { jsonReadOnce, rowsOf } from "../../db/sql.js";
 
 /** SQL for imports as durable jobs (schema.ts `imports`): the job row, its chunks, its errors. */
 
@@ -149,11 +149,7 @@ export interface BatchOutcome {
  * stores the row errors. When `moved` is empty the caller rolls back: another runner has written
  * this batch or taken the import, and each row is written once, whoever runs it.
  */
-export function recordBatch(
-  id: string,
-  batch: { runner: string; from: number; to: number; leaseMs: number },
-  outcome: BatchOutcome,
-): StatementPart {
+export function recordBatch(id: string, batch: { runner: string; from: number; to: number; leaseMs: number }, outcome: BatchOutcome): SQL {
   const moved = sql`
       moved as (
         update imports set processed = ${batch.to}::int, touched_at = now(),
@@ -163,17 +159,16 @@ export function recordBatch(
         where id = ${id}::uuid and runner = ${batch.runner} and processed = ${batch.from}::int and status = 'committing'
         returning id
       )`;
-  if (outcome.errors.length === 0) return { shape: "cursor", ctes: moved };
+  if (outcome.errors.length === 0) return moved;
   // Only once the cursor moved: the errors of a batch another runner wrote are stored already
   // (their key would collide, and the statement would fail instead of answering "not moved").
-  const ctes = sql`${moved},
+  return sql`${moved},
       batch_errors as (
         insert into import_errors (import_id, row, seq, message)
         select ${id}::uuid, e.row, (row_number() over (partition by e.row order by e.ord))::int, e.message
         from json_to_recordset(${jsonReadOnce(outcome.errors.map((e, ord) => ({ ...e, ord })))}) as e(row int, message text, ord int)
         where exists (select 1 from moved)
       )`;
-  return { shape: "cursor_errors", ctes };
 }
 
 /** The import is written: done, its staged rows dropped (its errors and counts stay). */

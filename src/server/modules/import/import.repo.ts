@@ -3,9 +3,8 @@ import { gtinKey } from "../../../contract/gtin.js";
 import type { ImportField } from "../../../contract/import.js";
 import { DETAIL_FIELDS } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
-import { executeNamed } from "../../db/prepared.js";
 import { products } from "../../db/schema.js";
-import { isUniqueViolation, jsonParam, jsonReadOnce, rowsOf, type StatementPart } from "../../db/sql.js";
+import { isUniqueViolation, jsonParam, jsonReadOnce, rowsOf } from "../../db/sql.js";
 import { AUDITED_FIELDS, type AuditedValues } from "../products/product-changes.js";
 import type { ProductRow } from "../products/products.repo.js";
 
@@ -105,15 +104,14 @@ export interface ProductsWritten {
  * statement, for a race that almost never happens.)
  * `then`: more data-modifying CTEs for the same statement, one of them named `moved` (an import
  * batch moves its cursor there: one round trip fewer per batch); it runs even when there is
- * nothing to write, and the answer says whether `moved` returned a row. Its `shape` names the
- * form of its text (the statement is a named prepared statement per form).
+ * nothing to write, and the answer says whether `moved` returned a row.
  */
 export async function writeProducts(
   tx: Db,
   who: Importer,
   creates: NewProduct[],
   updates: ProductUpdate[],
-  then?: StatementPart,
+  then?: SQL,
 ): Promise<ProductsWritten | "raced"> {
   const writes = creates.length + updates.length > 0;
   if (!writes && !then) return { created: 0, updated: 0, revision: null, moved: true };
@@ -122,21 +120,15 @@ export async function writeProducts(
   if (writes) ctes.push(sql`rev as materialized (select take_revision() as r)`);
   if (creates.length > 0) ctes.push(createCtes(who, creates));
   if (updates.length > 0) ctes.push(updateCtes(who, updates));
-  if (then) ctes.push(then.ctes);
-  // One name per shape of the statement (which parts it has): the text is the same for each.
-  const name = `import_write_${creates.length > 0 ? "c" : ""}${updates.length > 0 ? "u" : ""}${then ? `_${then.shape}` : ""}`;
+  if (then) ctes.push(then);
   let result: unknown;
   try {
-    result = await executeNamed(
-      tx,
-      name,
-      sql`
+    result = await tx.execute(sql`
       with ${sql.join(ctes, sql`, `)}
       select ${writes ? sql`(select r from rev)` : sql`null`}::bigint as revision,
         ${creates.length > 0 ? sql`(select count(*) from created)` : sql`0`}::int as created,
         ${updates.length > 0 ? sql`(select count(*) from updated)` : sql`0`}::int as updated,
-        ${then ? sql`(select count(*) from moved)` : sql`1`}::int as moved`,
-    );
+        ${then ? sql`(select count(*) from moved)` : sql`1`}::int as moved`);
   } catch (err) {
     if (isUniqueViolation(err)) return "raced";
     throw err;
