@@ -8,6 +8,13 @@ export function rowsOf<T>(result: unknown): T[] {
 /** A JSON document as one text parameter, cast on the server (avoids one parameter per value). */
 export const jsonParam = (value: unknown) => sql`${JSON.stringify(value)}::text::jsonb`;
 
+/**
+ * A JSON document as one text parameter, cast to `json`: for a document a statement reads once
+ * (`json_to_recordset`, `json_array_elements_text`). `json` is parsed once, as it is read; `jsonb`
+ * is first built into its binary form and then read (a 500-row import batch's rows: 2-3x slower).
+ */
+export const jsonReadOnce = (value: unknown) => sql`${JSON.stringify(value)}::text::json`;
+
 /** A database error and its causes, outermost first (drizzle wraps the driver's error in `cause`). */
 export function errorChain(err: unknown): Array<{ code?: unknown; message?: unknown; constraint?: unknown }> {
   const chain = [];

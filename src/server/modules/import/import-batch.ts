@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
 import { checkImportRow, IMPORT_FIELDS, type ImportField, type ImportRow, type ImportRowInput } from "../../../contract/import.js";
 import { centsToAmount } from "../../../contract/money.js";
@@ -36,6 +37,8 @@ export interface BatchRows {
 export interface BatchWritten extends BatchOutcome {
   /** The revision the batch's changes got; null when it wrote nothing. */
   revision: number | null;
+  /** Whether the statement `record` added moved the import's cursor (false: the caller rolls back). */
+  moved: boolean;
 }
 
 const show = (field: string, value: unknown): string => {
@@ -51,9 +54,11 @@ const show = (field: string, value: unknown): string => {
  * and changes with their audit rows. A row that carries the export's `updated_at` merges: a field
  * it leaves as exported is never written over a change made since, and a field it changes that
  * someone changed since is left alone and reported (docs/decisions/0001-imports-as-durable-jobs.md).
+ * `record`: what the same write statement also does with the batch's outcome (moves the import's
+ * cursor: `recordBatch`), so a batch is a lock, one write and its commit.
  */
-export async function writeBatch(tx: Db, who: Importer, batch: BatchRows): Promise<BatchWritten> {
-  const outcome: BatchWritten = { created: 0, updated: 0, skipped: 0, errors: [], revision: null };
+export async function writeBatch(tx: Db, who: Importer, batch: BatchRows, record: (outcome: BatchOutcome) => SQL): Promise<BatchWritten> {
+  const outcome: BatchOutcome = { created: 0, updated: 0, skipped: 0, errors: [] };
   const rows: Array<{ row: number; values: ImportRow; key: string }> = [];
   batch.rows.forEach((input, i) => {
     const row = batch.firstRowNumber + i;
@@ -101,15 +106,16 @@ export async function writeBatch(tx: Db, who: Importer, batch: BatchRows): Promi
     if (change) updates.push(change);
   }
 
-  // Every product the batch writes is locked (or new): its revision is above every change committed before.
-  const written = await writeProducts(tx, who, creates, updates);
-  if (written === "raced" || written.created < creates.length) throw new BatchRaced();
-  outcome.created = written.created;
-  outcome.updated = written.updated;
-  outcome.revision = written.revision;
+  // The counts are known before writing: every product updated is locked, every creation is
+  // inserted or the statement fails (checked below), so the cursor moves with them in the same statement.
+  outcome.created = creates.length;
+  outcome.updated = updates.length;
   outcome.skipped = batch.rows.length - outcome.created - outcome.updated;
   outcome.errors.sort((a, b) => a.row - b.row);
-  return outcome;
+  // Every product the batch writes is locked (or new): its revision is above every change committed before.
+  const written = await writeProducts(tx, who, creates, updates, record(outcome));
+  if (written === "raced" || written.created !== creates.length || written.updated !== updates.length) throw new BatchRaced();
+  return { ...outcome, revision: written.revision, moved: written.moved };
 }
 
 function groupByProduct(changes: LaterChange[]): Map<number, LaterChange[]> {

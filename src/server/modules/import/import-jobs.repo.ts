@@ -1,8 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { ImportRowInput } from "../../../contract/import.js";
 import type { Db } from "../../db/client.js";
 import { importChunks, importErrors, imports } from "../../db/schema.js";
-import { jsonParam, rowsOf } from "../../db/sql.js";
+import { jsonReadOnce, rowsOf } from "../../db/sql.js";
 
 /** SQL for imports as durable jobs (schema.ts `imports`): the job row, its chunks, its errors. */
 
@@ -143,33 +143,32 @@ export interface BatchOutcome {
 }
 
 /**
- * The last statements of a batch's transaction: moves the cursor from `from` to `to`, adds the
- * batch's counts and renews the lease, only while `runner` holds the import and the cursor is
- * still at `from`; then stores the row errors. False (the caller rolls back) when another runner
- * has written this batch or taken the import: each row is written once, whoever runs it.
+ * The last part of a batch's write statement (`writeProducts`' `then`): moves the cursor from
+ * `from` to `to`, adds the batch's counts and renews the lease, only while `runner` holds the
+ * import and the cursor is still at `from` (the CTE `moved` answers the import's row then), and
+ * stores the row errors. When `moved` is empty the caller rolls back: another runner has written
+ * this batch or taken the import, and each row is written once, whoever runs it.
  */
-export async function recordBatch(
-  tx: Db,
-  id: string,
-  batch: { runner: string; from: number; to: number; leaseMs: number },
-  outcome: BatchOutcome,
-): Promise<boolean> {
-  const moved = rowsOf<{ id: string }>(
-    await tx.execute(sql`
-      update imports set processed = ${batch.to}::int, touched_at = now(),
-        lease_until = now() + make_interval(secs => ${batch.leaseMs / 1000}),
-        created = created + ${outcome.created}::int, updated = updated + ${outcome.updated}::int,
-        skipped = skipped + ${outcome.skipped}::int, error_count = error_count + ${outcome.errors.length}::int
-      where id = ${id}::uuid and runner = ${batch.runner} and processed = ${batch.from}::int and status = 'committing'
-      returning id`),
-  );
-  if (moved.length !== 1) return false;
-  if (outcome.errors.length === 0) return true;
-  await tx.execute(sql`
-    insert into import_errors (import_id, row, seq, message)
-    select ${id}::uuid, e.row, (row_number() over (partition by e.row order by e.ord))::int, e.message
-    from jsonb_to_recordset(${jsonParam(outcome.errors.map((e, ord) => ({ ...e, ord })))}) as e(row int, message text, ord int)`);
-  return true;
+export function recordBatch(id: string, batch: { runner: string; from: number; to: number; leaseMs: number }, outcome: BatchOutcome): SQL {
+  const moved = sql`
+      moved as (
+        update imports set processed = ${batch.to}::int, touched_at = now(),
+          lease_until = now() + make_interval(secs => ${batch.leaseMs / 1000}),
+          created = created + ${outcome.created}::int, updated = updated + ${outcome.updated}::int,
+          skipped = skipped + ${outcome.skipped}::int, error_count = error_count + ${outcome.errors.length}::int
+        where id = ${id}::uuid and runner = ${batch.runner} and processed = ${batch.from}::int and status = 'committing'
+        returning id
+      )`;
+  if (outcome.errors.length === 0) return moved;
+  // Only once the cursor moved: the errors of a batch another runner wrote are stored already
+  // (their key would collide, and the statement would fail instead of answering "not moved").
+  return sql`${moved},
+      batch_errors as (
+        insert into import_errors (import_id, row, seq, message)
+        select ${id}::uuid, e.row, (row_number() over (partition by e.row order by e.ord))::int, e.message
+        from json_to_recordset(${jsonReadOnce(outcome.errors.map((e, ord) => ({ ...e, ord })))}) as e(row int, message text, ord int)
+        where exists (select 1 from moved)
+      )`;
 }
 
 /** The import is written: done, its staged rows dropped (its errors and counts stay). */

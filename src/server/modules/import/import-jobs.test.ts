@@ -1,10 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImportJob, ImportPreview } from "../../../contract/import.js";
 import { products } from "../../db/schema.js";
+import { withTransaction } from "../../db/tx.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { caller, newBarcode } from "../products/products.test-support.js";
+import { writeBatch } from "./import-batch.js";
+import { claimJob, findJob, insertJob, jobErrors, markCommitting, recordBatch } from "./import-jobs.repo.js";
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;
@@ -104,5 +108,49 @@ describe("a file in parts", () => {
       first_row: 5002,
     });
     expect((res.json() as ImportPreview).errors).toEqual(["Row 5002: Missing required field 'barcode'"]);
+  });
+});
+
+describe("a batch and the import's cursor, moved in the batch's write statement", () => {
+  it("moves the cursor with the counts and errors only for the runner holding the import at that cursor; else the batch rolls back whole", async () => {
+    const db = t.app.db;
+    const { user } = await signedIn(t.app, "manager");
+    const job = await insertJob(db, { id: randomUUID(), userId: user.id, userName: user.username, ipAddress: null, firstRow: 2 });
+    await withTransaction(db, (tx) => markCommitting(tx, job.id));
+    expect(await claimJob(db, job.id, "runner-a", 60_000, false)).toBeDefined();
+    const prefix = newBarcode("CUR");
+    const batchRows = [...rows(3, prefix), { barcode: "", product_name: "x", vendor: "y" }];
+    const who = { userId: user.id, userName: user.username, ipAddress: null, importId: job.id, note: "CSV import" };
+    const created = async () =>
+      (
+        await db
+          .select()
+          .from(products)
+          .where(eq(products.barcode, `${prefix}-0`))
+      ).length;
+    const notMoved = new Error("not moved");
+    // As ImportRunner.batch: one transaction, rolled back when the cursor did not move.
+    const runBatch = (runner: string) =>
+      withTransaction(db, async (tx) => {
+        const written = await writeBatch(tx, who, { firstRowNumber: 2, rows: batchRows, firstRowOf: () => undefined }, (outcome) =>
+          recordBatch(job.id, { runner, from: 0, to: 4, leaseMs: 60_000 }, outcome),
+        );
+        if (!written.moved) throw notMoved;
+        return written;
+      });
+
+    // Another runner than the one holding the import: what its statement wrote does not stay.
+    await expect(runBatch("runner-b")).rejects.toBe(notMoved);
+    expect(await created()).toBe(0);
+
+    expect(await runBatch("runner-a")).toMatchObject({ moved: true, created: 3, updated: 0, skipped: 1, revision: expect.any(Number) });
+    expect(await findJob(db, job.id)).toMatchObject({ processed: 4, created: 3, updated: 0, skipped: 1, errorCount: 1 });
+    expect(await jobErrors(db, job.id)).toEqual(["Row 5: Missing required field 'barcode'"]);
+    expect(await created()).toBe(1);
+
+    // The same batch again (a runner that did not see its own commit): the cursor is past it, nothing is written twice.
+    await expect(runBatch("runner-a")).rejects.toBe(notMoved);
+    expect(await created()).toBe(1);
+    expect(await jobErrors(db, job.id)).toHaveLength(1);
   });
 });

@@ -151,9 +151,10 @@ export class ImportRunner {
   }
 
   /**
-   * One transaction: up to `size` rows of one chunk written, then the cursor moved from `from`
-   * with the batch's counts and errors (rolled back when another runner got there first); the
-   * last batch also marks the import done. Answers the new cursor, or null once the import is done.
+   * One transaction: up to `size` rows of one chunk written and, in the same statement, the cursor
+   * moved from `from` with the batch's counts and errors (rolled back when another runner got there
+   * first); the last batch also marks the import done. Answers the new cursor, or null once the
+   * import is done.
    */
   private async batch(
     job: ImportJobRow,
@@ -167,9 +168,14 @@ export class ImportRunner {
     const { to, rows } = await stored.slice(from, size);
     return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
       if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
-      const written = await writeBatch(tx, who, { firstRowNumber: job.firstRow + from, rows, firstRowOf: (key) => stored.firstRowOf(key) });
       const batch = { runner: this.id, from, to, leaseMs: this.options.leaseMs };
-      if (!(await recordBatch(tx, job.id, batch, written))) throw new LeaseLost();
+      const written = await writeBatch(
+        tx,
+        who,
+        { firstRowNumber: job.firstRow + from, rows, firstRowOf: (key) => stored.firstRowOf(key) },
+        (outcome) => recordBatch(job.id, batch, outcome),
+      );
+      if (!written.moved) throw new LeaseLost();
       if (written.revision !== null) {
         const revision = written.revision;
         const count = written.created + written.updated;

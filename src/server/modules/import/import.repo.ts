@@ -1,9 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
 import type { ImportField } from "../../../contract/import.js";
+import { DETAIL_FIELDS } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema.js";
-import { isUniqueViolation, jsonParam, rowsOf } from "../../db/sql.js";
+import { isUniqueViolation, jsonParam, jsonReadOnce, rowsOf } from "../../db/sql.js";
 import { AUDITED_FIELDS, type AuditedValues } from "../products/product-changes.js";
 import type { ProductRow } from "../products/products.repo.js";
 
@@ -26,8 +27,10 @@ const IMPORT_COLUMNS = [
 ] as const satisfies ReadonlyArray<readonly [ImportField, string]>;
 const columnList = (f: (name: ImportField) => string) => sql.raw(IMPORT_COLUMNS.map(([name]) => f(name)).join(", "));
 /** Arrays as one parameter each (a JSON text cast on the server). */
-const textArray = (values: string[]) => sql`array(select jsonb_array_elements_text(${jsonParam(values)}))`;
-const intArray = (values: number[]) => sql`array(select jsonb_array_elements_text(${jsonParam(values)})::int)`;
+const textArray = (values: string[]) => sql`array(select json_array_elements_text(${jsonReadOnce(values)}))`;
+const intArray = (values: number[]) => sql`array(select json_array_elements_text(${jsonReadOnce(values)})::int)`;
+/** The card details as `'name', c.name` pairs (a CREATE audit entry has those that are set). */
+const detailPairs = sql.raw(DETAIL_FIELDS.map((f) => `'${f}', c.${f}`).join(", "));
 const recordColumns = sql.raw(IMPORT_COLUMNS.map(([f, type]) => `${f} ${type}`).join(", "));
 
 /**
@@ -86,6 +89,8 @@ export interface ProductsWritten {
   updated: number;
   /** The revision the changes got (take_revision()); null when there was nothing to write. */
   revision: number | null;
+  /** Whether the `then` part's `moved` answered a row (true without one). */
+  moved: boolean;
 }
 
 /**
@@ -97,31 +102,44 @@ export interface ProductsWritten {
  * is aborted, and the caller rolls it back and plans again. (A plain insert, not `on conflict do
  * nothing`: the speculative insertion that needs cost every row of every import, 10-20% of the
  * statement, for a race that almost never happens.)
+ * `then`: more data-modifying CTEs for the same statement, one of them named `moved` (an import
+ * batch moves its cursor there: one round trip fewer per batch); it runs even when there is
+ * nothing to write, and the answer says whether `moved` returned a row.
  */
 export async function writeProducts(
   tx: Db,
   who: Importer,
   creates: NewProduct[],
   updates: ProductUpdate[],
+  then?: SQL,
 ): Promise<ProductsWritten | "raced"> {
-  if (creates.length + updates.length === 0) return { created: 0, updated: 0, revision: null };
-  // Materialized: taken once, whichever statement part reads it first.
-  const ctes: SQL[] = [sql`rev as materialized (select take_revision() as r)`];
+  const writes = creates.length + updates.length > 0;
+  if (!writes && !then) return { created: 0, updated: 0, revision: null, moved: true };
+  const ctes: SQL[] = [];
+  // Materialized: taken once, whichever statement part reads it first; none when nothing is written.
+  if (writes) ctes.push(sql`rev as materialized (select take_revision() as r)`);
   if (creates.length > 0) ctes.push(createCtes(who, creates));
   if (updates.length > 0) ctes.push(updateCtes(who, updates));
+  if (then) ctes.push(then);
   let result: unknown;
   try {
     result = await tx.execute(sql`
       with ${sql.join(ctes, sql`, `)}
-      select (select r from rev) as revision,
+      select ${writes ? sql`(select r from rev)` : sql`null`}::bigint as revision,
         ${creates.length > 0 ? sql`(select count(*) from created)` : sql`0`}::int as created,
-        ${updates.length > 0 ? sql`(select count(*) from updated)` : sql`0`}::int as updated`);
+        ${updates.length > 0 ? sql`(select count(*) from updated)` : sql`0`}::int as updated,
+        ${then ? sql`(select count(*) from moved)` : sql`1`}::int as moved`);
   } catch (err) {
     if (isUniqueViolation(err)) return "raced";
     throw err;
   }
-  const [row] = rowsOf<{ revision: string | number; created: number; updated: number }>(result);
-  return { created: Number(row?.created ?? 0), updated: Number(row?.updated ?? 0), revision: Number(row?.revision) };
+  const [row] = rowsOf<{ revision: string | number | null; created: number; updated: number; moved: number }>(result);
+  return {
+    created: Number(row?.created ?? 0),
+    updated: Number(row?.updated ?? 0),
+    revision: row?.revision == null ? null : Number(row.revision),
+    moved: Number(row?.moved ?? 0) > 0,
+  };
 }
 
 /** The products created, their CREATE audit rows and, where they have stock, their quantity rows. */
@@ -130,7 +148,7 @@ function createCtes(who: Importer, rows: NewProduct[]): SQL {
       created as (
         insert into products (barcode, ${columnList((f) => f)}, revision)
         select s.barcode, ${columnList((f) => `s.${f}`)}, (select r from rev)
-        from jsonb_to_recordset(${jsonParam(rows)}) as s(barcode text, ${recordColumns})
+        from json_to_recordset(${jsonReadOnce(rows)}) as s(barcode text, ${recordColumns})
         order by s.barcode
         returning id, barcode, ${columnList((f) => f)}, version
       ),
@@ -142,7 +160,7 @@ function createCtes(who: Importer, rows: NewProduct[]): SQL {
           -- As createdValues(): the spec's fields, and the card details that are set.
           jsonb_build_object('barcode', c.barcode, 'product_name', c.product_name, 'vendor', c.vendor,
             'release_year', c.release_year, 'quantity_on_hand', c.quantity_on_hand, 'is_active', c.is_active)
-          || jsonb_strip_nulls(jsonb_build_object(${columnList((f) => `'${f}', c.${f}`)})),
+          || jsonb_strip_nulls(jsonb_build_object(${detailPairs})),
           ${who.ipAddress}::text, c.version, ${who.importId}::uuid
         from created c order by c.id
       ),
@@ -160,7 +178,7 @@ function updateCtes(who: Importer, updates: ProductUpdate[]): SQL {
   const rows = updates.map((u) => ({ ...u.new, id: u.id, action: u.action, fields: u.fields, old: u.old, new: u.new }));
   return sql`
       u as (
-        select * from jsonb_to_recordset(${jsonParam(rows)})
+        select * from json_to_recordset(${jsonReadOnce(rows)})
           as x(id integer, action text, fields text[], old jsonb, new jsonb, ${recordColumns})
       ),
       updated as (
@@ -214,7 +232,7 @@ export async function changesSince(tx: Db, since: Array<{ id: number; at: string
   return laterChanges(
     await tx.execute(sql`
       select a.product_id, a.id, a.changed_fields, a.old_values
-      from jsonb_to_recordset(${jsonParam(since)}) as q(id integer, at timestamptz)
+      from json_to_recordset(${jsonReadOnce(since)}) as q(id integer, at timestamptz)
         join product_audit a on a.product_id = q.id and a.timestamp >= q.at + interval '1 millisecond'
       order by a.id`),
   );
