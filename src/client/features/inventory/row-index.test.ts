@@ -46,6 +46,17 @@ describe("RowIndex", () => {
     expect(ids(index, index.select(f(), { ...byPrice, desc: true }, NONE))).toEqual([1, 5, 3, 4]);
   });
 
+  it("says a search is cheap once every product's search key is made (fillKeys), not before", async () => {
+    const { index } = await loaded(catalogue());
+    expect(index.searchIsCheap()).toBe(false);
+    let budget = 2;
+    expect(index.fillKeys(() => budget-- > 0)).toBe(false);
+    expect(index.searchIsCheap()).toBe(false);
+    expect(index.fillKeys(() => true)).toBe(true);
+    expect(index.searchIsCheap()).toBe(true);
+    expect(ids(index, index.select(f({ searchText: "chrome 12" }), null, NONE))).toEqual([1]);
+  });
+
   it("filters the sorted order as the search grows and shrinks", async () => {
     const { index } = await loaded(catalogue());
     const sort = byQuantity();
