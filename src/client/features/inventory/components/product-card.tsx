@@ -116,11 +116,11 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
             <dd>{product.release_year ?? "—"}</dd>
             <CardDetails product={product} />
           </dl>
-          <ProductPhotoButton key={product.id} product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
+          <ProductPhotoButton product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
         </div>
         <div className="mt-auto flex items-center justify-between gap-2">
-          {/* Keyed by product, as the photo button: a card is reused for the product at its place (ProductGrid). */}
-          <QuantityStepper key={product.id} product={product} />
+          {/* A card is reused for the product at its place (ProductGrid): the stepper and the photo button follow it. */}
+          <QuantityStepper product={product} />
           <ProductActions
             key={actionsOnly === "inline" ? undefined : product.id}
             product={product}
