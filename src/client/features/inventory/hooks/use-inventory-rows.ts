@@ -20,13 +20,15 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
   const [index] = useState(() => new RowIndex(store));
   useEffect(() => index.connect(), [index]);
   const version = useSyncExternalStore(index.subscribe, index.getVersion);
-  const deferred = useDeferredValue(filters);
   // The filters the rows follow. Once the search keys are made, a keystroke filters in a few ms
   // and renders only the rows in view: the rows then come in the keystroke's own render and
   // frame (a deferred render comes at least a frame later, in slices). Before that (the first
-  // search after a load), the search box renders first and the rows follow.
-  // Reading the index here is safe: it only ever turns cheap between resets of the catalogue.
-  const shown = index.searchIsCheap() ? filters : deferred;
+  // search after a load), the search box renders first and the rows follow. Only then is there
+  // a value to defer (else React would render the view again after every keystroke for nothing).
+  // Reading the index here is safe: it turns cheap once the keys are made, and back only when the catalogue is loaded again.
+  const cheap = index.searchIsCheap();
+  const lagging = useDeferredValue(cheap ? null : filters);
+  const shown = cheap || lagging === null ? filters : lagging;
   // The loaded catalogue's first rows (deriving them, a screenful of rows and their layout) come
   // in a deferred render: React renders it in slices and commits it in a task of its own, so the
   // load's last task is not all of it at once. Meanwhile the view still says it is loading.
