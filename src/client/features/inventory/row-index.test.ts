@@ -109,6 +109,10 @@ describe("RowIndex", () => {
     const prizmKept = new Set([4, 1]);
     expect(ids(index, index.select(f({ searchText: "chrome" }), null, prizmKept))).toEqual([5, 4, 3, 1]);
     expect(ids(index, index.select(f({ searchText: "chrome" }), null, NONE))).toEqual([5, 3]);
+    // Narrowing the search with products kept: they stay; the others must hold the new word too.
+    expect(ids(index, index.select(f({ searchText: "chrome" }), null, prizmKept))).toEqual([5, 4, 3, 1]);
+    expect(ids(index, index.select(f({ searchText: "chrome sk" }), null, prizmKept))).toEqual([4, 3, 1]);
+    expect(ids(index, index.select(f({ searchText: "chrome ske" }), null, prizmKept))).toEqual([4, 3, 1]);
   });
 
   it("a product new to this tab joins in front (or in its sorted place) when it passes the filters", async () => {

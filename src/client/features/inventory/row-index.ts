@@ -117,7 +117,7 @@ export class RowIndex {
       this.productTest = filterTest<Product>(filters, searchKey);
       const key = searchCacheKey(filters);
       const known = key === null ? undefined : this.recent.get(key);
-      this.rows = known ?? this.filterFrom(narrowing ? this.rows : (this.order as Int32Array));
+      this.rows = known ?? (narrowing && prev ? this.filterFrom(this.rows, prev) : this.filterFrom(this.order as Int32Array, null));
       if (key !== null) {
         this.recent.delete(key);
         this.recent.set(key, this.rows);
@@ -246,12 +246,19 @@ export class RowIndex {
     this.seen = this.catalogue.catalogueNotices();
   }
 
-  private filterFrom(source: Int32Array): Int32Array {
+  /** The rows of `source` that pass the filters; `narrowed`: the filters `source` passed (a shorter search, the rest alike). */
+  private filterFrom(source: Int32Array, narrowed: InventoryFilters | null): Int32Array {
     const test = this.test;
     const kept = this.kept;
     if (!test) return source;
     const f = this.filters as InventoryFilters;
-    if (panelFilterCount(f) === 0) return this.searchFrom(source, searchTerms(f), f.activeOnly);
+    if (panelFilterCount(f) === 0) {
+      // Narrowing: the rows already hold every word of the shorter search and pass 'Active only'
+      // (or are kept): only the new words are looked for ("chrome 1" to "chrome 12": "12").
+      const had = narrowed ? searchTerms(narrowed) : [];
+      const terms = searchTerms(f).filter((t) => !had.includes(t));
+      return this.searchFrom(source, terms, f.activeOnly && narrowed === null);
+    }
     const out = new Int32Array(source.length);
     let n = 0;
     for (let i = 0; i < source.length; i++) {
@@ -273,8 +280,8 @@ export class RowIndex {
       if (activeOnly && this.catalogue.at(slot).is_active === false && !(kept.size > 0 && kept.has(this.catalogue.at(slot).id))) continue;
       if (terms.length > 0) {
         const key = keys[slot] ?? this.keyAt(slot);
-        for (const t of terms) {
-          if (!key.includes(t)) {
+        for (let k = 0; k < terms.length; k++) {
+          if (!key.includes(terms[k] as string)) {
             if (kept.size > 0 && kept.has(this.catalogue.at(slot).id)) break;
             continue outer;
           }
