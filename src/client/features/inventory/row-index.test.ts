@@ -46,6 +46,17 @@ describe("RowIndex", () => {
     expect(ids(index, index.select(f(), { ...byPrice, desc: true }, NONE))).toEqual([1, 5, 3, 4]);
   });
 
+  it("says a search is cheap once every product's search key is made (fillKeys), not before", async () => {
+    const { index } = await loaded(catalogue());
+    expect(index.searchIsCheap()).toBe(false);
+    let budget = 2;
+    expect(index.fillKeys(() => budget-- > 0)).toBe(false);
+    expect(index.searchIsCheap()).toBe(false);
+    expect(index.fillKeys(() => true)).toBe(true);
+    expect(index.searchIsCheap()).toBe(true);
+    expect(ids(index, index.select(f({ searchText: "chrome 12" }), null, NONE))).toEqual([1]);
+  });
+
   it("filters the sorted order as the search grows and shrinks", async () => {
     const { index } = await loaded(catalogue());
     const sort = byQuantity();
@@ -98,6 +109,10 @@ describe("RowIndex", () => {
     const prizmKept = new Set([4, 1]);
     expect(ids(index, index.select(f({ searchText: "chrome" }), null, prizmKept))).toEqual([5, 4, 3, 1]);
     expect(ids(index, index.select(f({ searchText: "chrome" }), null, NONE))).toEqual([5, 3]);
+    // Narrowing the search with products kept: they stay; the others must hold the new word too.
+    expect(ids(index, index.select(f({ searchText: "chrome" }), null, prizmKept))).toEqual([5, 4, 3, 1]);
+    expect(ids(index, index.select(f({ searchText: "chrome sk" }), null, prizmKept))).toEqual([4, 3, 1]);
+    expect(ids(index, index.select(f({ searchText: "chrome ske" }), null, prizmKept))).toEqual([4, 3, 1]);
   });
 
   it("a product new to this tab joins in front (or in its sorted place) when it passes the filters", async () => {

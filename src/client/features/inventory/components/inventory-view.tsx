@@ -2,6 +2,7 @@ import { type ComponentProps, Suspense, useCallback, useMemo, useRef, useState }
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
+import { formatCount } from "../../../lib/counts";
 import { loadErrorText } from "../../../lib/http";
 import { useHeightVar } from "../../../lib/use-height-var";
 import { AuditDialog } from "../../audit";
@@ -154,7 +155,7 @@ export function InventoryView() {
           </div>
           <div className="flex flex-wrap items-center gap-2 text-sm" aria-live="polite" data-testid="results-summary">
             <span>
-              Showing {rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")} products
+              Showing {formatCount(rows.length)} of {formatCount(total)} products
             </span>
             {filtersOn ? (
               <Button variant="ghost" size="sm" onClick={clearFilters} className="text-blue-800 underline dark:text-blue-300">

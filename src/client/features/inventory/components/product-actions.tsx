@@ -29,6 +29,13 @@ interface ProductActionsProps extends ProductActionHandlers {
 /** The id of a product's actions menu button: focus comes back to it after a dialog (see Dialog). */
 export const actionsMenuId = (product: Pick<Product, "id">) => `product-actions-${product.id}`;
 
+// The same elements on every render: a row given another product re-renders its buttons, not their icons.
+const ADJUST_ICON = <SlidersHorizontal aria-hidden="true" className="h-4 w-4 shrink-0" />;
+const HISTORY_ICON = <History aria-hidden="true" className="h-4 w-4 shrink-0" />;
+const EDIT_ICON = <Pencil aria-hidden="true" className="h-3.5 w-3.5" />;
+const TOGGLE_ICON = <Power aria-hidden="true" className="h-3.5 w-3.5" />;
+const MENU_ICON = <MoreVertical aria-hidden="true" className="h-5 w-5" />;
+
 const itemClass =
   "flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none data-[disabled]:opacity-50 data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800";
 
@@ -69,7 +76,7 @@ export function ProductActions({
               disabled={!active}
               onClick={() => onAdjust(product)}
             >
-              <SlidersHorizontal aria-hidden="true" className="h-4 w-4 shrink-0" />
+              {ADJUST_ICON}
             </Button>
           ) : null}
           {canManageProducts && onHistory ? (
@@ -81,13 +88,13 @@ export function ProductActions({
               title="Audit trail"
               onClick={() => onHistory(product)}
             >
-              <History aria-hidden="true" className="h-4 w-4 shrink-0" />
+              {HISTORY_ICON}
             </Button>
           ) : null}
           {canManageProducts ? (
             <>
               <Button variant="secondary" size="sm" className={textButton} title="Edit" onClick={() => onEdit(product)}>
-                <Pencil aria-hidden="true" className="h-3.5 w-3.5" />
+                {EDIT_ICON}
                 <span className={text}>Edit</span>
               </Button>
               <Button
@@ -98,7 +105,7 @@ export function ProductActions({
                 disabled={statusBusy}
                 onClick={() => onToggleStatus(product)}
               >
-                <Power aria-hidden="true" className="h-3.5 w-3.5" />
+                {TOGGLE_ICON}
                 <span className={text}>{toggleLabel}</span>
               </Button>
             </>
@@ -110,7 +117,7 @@ export function ProductActions({
           <DropdownMenu.Root modal={false}>
             <DropdownMenu.Trigger asChild>
               <Button id={actionsMenuId(product)} variant="outline" size="icon" aria-label={`Actions for ${name}`}>
-                <MoreVertical aria-hidden="true" className="h-5 w-5" />
+                {MENU_ICON}
               </Button>
             </DropdownMenu.Trigger>
             {/* Inside <main>: the open menu stays within a landmark (axe region). */}

@@ -1,9 +1,11 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
+import type { ComponentProps } from "react";
 import { describe, expect, it } from "vitest";
 import type { Product } from "../../../../contract/products";
 import { NO_DETAILS } from "../../../../contract/rules";
 import { fakeApi, ProductStore, ProductStoreProvider } from "../../products";
+import { useMoney } from "../../settings";
 import { ProductCard } from "./product-card";
 
 const base: Product = {
@@ -22,12 +24,17 @@ const base: Product = {
   updated_at: "2026-01-01T00:00:00.000Z",
 };
 
+/** The card as the grid gives it the shop's money format. */
+function CardWithMoney(props: Omit<ComponentProps<typeof ProductCard>, "money">) {
+  return <ProductCard {...props} money={useMoney()} />;
+}
+
 function renderCard(product: Partial<Product>, canManageProducts = true) {
   const calls: string[] = [];
   render(
     <QueryClientProvider client={new QueryClient()}>
       <ProductStoreProvider store={new ProductStore(fakeApi().api)}>
-        <ProductCard
+        <CardWithMoney
           product={{ ...base, ...product }}
           canManageProducts={canManageProducts}
           onEdit={() => calls.push("edit")}

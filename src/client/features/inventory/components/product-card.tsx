@@ -6,7 +6,6 @@ import { Badge } from "../../../components/ui/badge";
 import { gradeText, setText } from "../../../lib/card-details";
 import { cn } from "../../../lib/cn";
 import { ProductPhotoButton, usePendingDelta, usePendingTaps } from "../../products";
-import { useMoney } from "../../settings";
 import { useSwipe } from "../hooks/use-swipe";
 import { type SwipeAction, swipeEnabled } from "../swipe";
 import { type ProductActionHandlers, ProductActions } from "./product-actions";
@@ -19,6 +18,8 @@ export interface ProductCardProps extends ProductActionHandlers {
   statusBusy?: boolean;
   /** Render only the action buttons or only the menu (the grid knows the width); both when not given, CSS shows one. */
   actionsOnly?: "inline" | "menu";
+  /** Cents in the shop's currency (useMoney, once for all the cards). */
+  money: (cents: number | null) => string;
 }
 
 /** The cover's box on a card: fixed, so a card is as tall before its photo loads as after. */
@@ -38,6 +39,7 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
   onAdjust,
   statusBusy,
   actionsOnly,
+  money,
 }: ProductCardProps) {
   const active = product.is_active !== false;
   // The badge follows the stock shown (with this tab's changes in flight).
@@ -114,13 +116,13 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
             <dd className="min-w-0 break-all font-mono">{product.barcode}</dd>
             <dt className="text-gray-700 dark:text-gray-300">Release Year</dt>
             <dd>{product.release_year ?? "—"}</dd>
-            <CardDetails product={product} />
+            <CardDetails product={product} money={money} />
           </dl>
-          <ProductPhotoButton key={product.id} product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
+          <ProductPhotoButton product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
         </div>
         <div className="mt-auto flex items-center justify-between gap-2">
-          {/* Keyed by product, as the photo button: a card is reused for the product at its place (ProductGrid). */}
-          <QuantityStepper key={product.id} product={product} />
+          {/* A card is reused for the product at its place (ProductGrid): the stepper and the photo button follow it. */}
+          <QuantityStepper product={product} />
           <ProductActions
             key={actionsOnly === "inline" ? undefined : product.id}
             product={product}
@@ -139,8 +141,7 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
 });
 
 /** The card details that are set: price, grade or condition, set and number, location. */
-function CardDetails({ product }: { product: Product }) {
-  const money = useMoney();
+function CardDetails({ product, money }: { product: Product; money: (cents: number | null) => string }) {
   const rows: Array<[string, string]> = [
     ["Price", money(product.price)],
     [product.grader ? "Grade" : "Condition", gradeText(product)],

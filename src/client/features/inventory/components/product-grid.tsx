@@ -2,6 +2,7 @@ import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstac
 import { memo, useLayoutEffect, useRef, useState } from "react";
 import { atLeast, useScreenLevel } from "../../../lib/use-screen";
 import { useProduct } from "../../products";
+import { useMoney } from "../../settings";
 import type { RowIndex } from "../row-index";
 import type { ProductActionHandlers } from "./product-actions";
 import { ProductCard } from "./product-card";
@@ -61,6 +62,8 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
 
   const rowCount = Math.ceil(shown.length / columns);
   const actionsOnly = atLeast(useScreenLevel(), "sm") ? "inline" : "menu";
+  // Once for the grid, not a settings query per card.
+  const money = useMoney();
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => ROW_ESTIMATE_PX + GAP_PX,
@@ -78,7 +81,7 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
         const start = row.index * columns;
         // Cards keyed by their place: a keystroke gives the places in view other products, and a
         // card updates its text instead of being built again (what holds state for its product
-        // is keyed by product inside ProductCard, and a swipe belongs to its product).
+        // follows it: a held stepper press, the photo viewer, a swipe; the actions menu is keyed by it).
         const items: Array<[number, number]> = [];
         for (let i = start; i < Math.min(shown.length, start + columns); i++) {
           const product = index.productAt(shown, i);
@@ -104,6 +107,7 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
                 {...actions}
                 statusBusy={busyIds.has(id)}
                 actionsOnly={actionsOnly}
+                money={money}
               />
             ))}
           </div>
@@ -118,6 +122,7 @@ interface GridCardProps extends ProductActionHandlers {
   canManageProducts: boolean;
   statusBusy: boolean;
   actionsOnly: "inline" | "menu";
+  money: (cents: number | null) => string;
 }
 
 /** A card that reads its product from the store: a change of that product re-renders this card alone. */

@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
+import { formatCount } from "../../../lib/counts";
 import { isoDay } from "../../../lib/dates";
 import { downloadCsv } from "../../csv";
 import { useMoney } from "../../settings";
@@ -53,7 +54,7 @@ export const StockValueSummary = memo(function StockValueSummary({ index, rows }
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm" data-testid="stock-value">
       <span>
         <span className="font-semibold" data-testid="stock-units">
-          {value.units.toLocaleString("en-US")}
+          {formatCount(value.units)}
         </span>{" "}
         {value.units === 1 ? "unit" : "units"}
       </span>
@@ -62,14 +63,14 @@ export const StockValueSummary = memo(function StockValueSummary({ index, rows }
         <span className="font-semibold tabular-nums" data-testid="stock-at-price">
           {money(value.atPrice)}
         </span>
-        {value.withoutPrice > 0 ? ` (${value.withoutPrice.toLocaleString("en-US")} without a price)` : ""}
+        {value.withoutPrice > 0 ? ` (${formatCount(value.withoutPrice)} without a price)` : ""}
       </span>
       <span>
         At cost:{" "}
         <span className="font-semibold tabular-nums" data-testid="stock-at-cost">
           {money(value.atCost)}
         </span>
-        {value.withoutCost > 0 ? ` (${value.withoutCost.toLocaleString("en-US")} without a cost)` : ""}
+        {value.withoutCost > 0 ? ` (${formatCount(value.withoutCost)} without a cost)` : ""}
       </span>
       <Button
         variant="ghost"

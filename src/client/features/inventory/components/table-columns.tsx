@@ -45,7 +45,10 @@ export interface ProductColumn {
   managersOnly?: boolean;
   /** Header label for screen readers only. */
   hiddenLabel?: boolean;
-  /** A cell's state (if any) belongs to its product: key it by `p.id` (a row shows another product after a keystroke). */
+  /**
+   * A cell's state (if any) belongs to its product: a row shows another product after a keystroke,
+   * so key it by `p.id` or make it follow the product (as the stepper and the photo button do).
+   */
   cell: (p: Product, ctx: CellContext) => ReactNode;
 }
 
@@ -113,7 +116,7 @@ export const productColumns: ProductColumn[] = [
     id: "photo",
     label: "Photo",
     className: "w-14 shrink-0 justify-center",
-    cell: (p, ctx) => <ProductPhotoButton key={p.id} product={p} canManage={ctx.canManageProducts} size={TABLE_PHOTO_PX} />,
+    cell: (p, ctx) => <ProductPhotoButton product={p} canManage={ctx.canManageProducts} size={TABLE_PHOTO_PX} />,
   },
   {
     id: "product_name",
@@ -156,8 +159,8 @@ export const productColumns: ProductColumn[] = [
     label: "Quantity",
     className: "w-36 shrink-0",
     sortValue: (p) => p.quantity_on_hand,
-    // Keyed by product: a press held on one product's button never steps another (rows are reused).
-    cell: (p) => <QuantityStepper key={p.id} product={p} size="sm" />,
+    // Not keyed by product (a keystroke would build each row's stepper again): a held press stays with its product (usePressRepeat).
+    cell: (p) => <QuantityStepper product={p} size="sm" />,
   },
   {
     id: "price",

@@ -8,9 +8,9 @@ const EMPTY = new Int32Array(0);
 const NO_OPTIONS: FilterOptions = { vendors: [], years: [], locations: [] };
 
 /**
- * The inventory's rows (row-index.ts) for the filters and sort shown. Typing stays instant: the
- * search box renders first and the rows follow (the filters are deferred), and each keystroke
- * only filters an order made once per sort on keys made once per product. Live changes patch
+ * The inventory's rows (row-index.ts) for the filters and sort shown. Typing stays instant: each
+ * keystroke only filters an order made once per sort on keys made once per product, in the
+ * keystroke's own render (until those keys are made, the filters are deferred). Live changes patch
  * the rows (a product that stays where it is re-renders only its own row). A performance mark is
  * left after each filtered render, a measure for each filtering.
  */
@@ -20,7 +20,15 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
   const [index] = useState(() => new RowIndex(store));
   useEffect(() => index.connect(), [index]);
   const version = useSyncExternalStore(index.subscribe, index.getVersion);
-  const deferred = useDeferredValue(filters);
+  // The filters the rows follow. Once the search keys are made, a keystroke filters in a few ms
+  // and renders only the rows in view: the rows then come in the keystroke's own render and
+  // frame (a deferred render comes at least a frame later, in slices). Before that (the first
+  // search after a load), the search box renders first and the rows follow. Only then is there
+  // a value to defer (else React would render the view again after every keystroke for nothing).
+  // Reading the index here is safe: it turns cheap once the keys are made, and back only when the catalogue is loaded again.
+  const cheap = index.searchIsCheap();
+  const lagging = useDeferredValue(cheap ? null : filters);
+  const shown = cheap || lagging === null ? filters : lagging;
   // The loaded catalogue's first rows (deriving them, a screenful of rows and their layout) come
   // in a deferred render: React renders it in slices and commits it in a task of its own, so the
   // load's last task is not all of it at once. Meanwhile the view still says it is loading.
@@ -30,10 +38,10 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
   const rows = useMemo(() => {
     if (!loaded) return EMPTY;
     const start = performance.now();
-    const out = index.select(deferred, sort, kept);
+    const out = index.select(shown, sort, kept);
     performance.measure("inventory-filter", { start, end: performance.now(), detail: { count: out.length } });
     return out;
-  }, [index, loaded, deferred, sort, kept, version]);
+  }, [index, loaded, shown, sort, kept, version]);
   // The filter choices, worked out when the filter panel asks (a pass over the whole catalogue); a new function when they may have changed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above.
   const options = useCallback((): FilterOptions => (loaded ? index.options() : NO_OPTIONS), [index, loaded, version]);
@@ -65,9 +73,9 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
   }, [index, loaded, version]);
 
   useEffect(() => {
-    performance.mark("inventory-filtered", { detail: { searchText: deferred.searchText, count: rows.length } });
-  }, [rows, deferred]);
+    performance.mark("inventory-filtered", { detail: { searchText: shown.searchText, count: rows.length } });
+  }, [rows, shown]);
 
   const pending = catalogue.pending || (catalogue.status === "loaded" && !loaded);
-  return { ...catalogue, pending, index, rows, options, total, stale: deferred !== filters };
+  return { ...catalogue, pending, index, rows, options, total, stale: shown !== filters };
 }

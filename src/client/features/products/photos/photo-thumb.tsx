@@ -13,6 +13,9 @@ export interface PhotoThumbProps {
   className?: string;
 }
 
+// The same element on every render: a thumb given another product re-renders, its icon not.
+const NO_PHOTO_ICON = <ImageIcon aria-hidden="true" className="size-1/2 max-h-8 max-w-8 text-gray-400 dark:text-gray-500" />;
+
 /**
  * A photo in a fixed square box (the picture cropped to fill it), loaded lazily when it comes
  * near the screen; an empty box with an icon when there is no photo.
@@ -36,7 +39,7 @@ export function PhotoThumb({ photo, size, alt, full = false, className }: PhotoT
           className="size-full object-cover"
         />
       ) : (
-        <ImageIcon aria-hidden="true" className="size-1/2 max-h-8 max-w-8 text-gray-400 dark:text-gray-500" />
+        NO_PHOTO_ICON
       )}
     </span>
   );

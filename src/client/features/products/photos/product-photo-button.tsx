@@ -23,7 +23,9 @@ export interface ProductPhotoButtonProps {
  * and that permission, just the empty box.
  */
 export function ProductPhotoButton({ product, canManage, size, full = false, className }: ProductPhotoButtonProps) {
-  const [open, setOpen] = useState(false);
+  // The product whose viewer is open: a table row or card given another product keeps its button, not the viewer.
+  const [openFor, setOpenFor] = useState<number | null>(null);
+  const open = openFor === product.id;
   const photos = product.photos ?? [];
   const cover = photos[0];
   if (!cover && !canManage) return <PhotoThumb photo={undefined} size={size} alt="" className={className} />;
@@ -34,7 +36,7 @@ export function ProductPhotoButton({ product, canManage, size, full = false, cla
     <>
       <button
         type="button"
-        onClick={() => setOpen(true)}
+        onClick={() => setOpenFor(product.id)}
         aria-label={label}
         title={label}
         data-testid="photo-button"
@@ -47,7 +49,7 @@ export function ProductPhotoButton({ product, canManage, size, full = false, cla
       </button>
       {open ? (
         <Suspense fallback={null}>
-          <ProductPhotosDialog productId={product.id} canManage={canManage} onClose={() => setOpen(false)} />
+          <ProductPhotosDialog productId={product.id} canManage={canManage} onClose={() => setOpenFor(null)} />
         </Suspense>
       ) : null}
     </>
