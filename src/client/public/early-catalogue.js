@@ -4,6 +4,8 @@
 // when their first screen is the inventory (every role but the streamer's). The product store
 // takes each answer once, for that same user (features/products/api/list-products.ts takeEarly);
 // the session cookie decides, as for any request. Unclaimed, it is dropped after 30 seconds.
+// For any returning user, the session check (/api/auth/me, /api/auth/verify-permissions) is sent
+// from here too.
 (() => {
   // As lib/json-slices.ts parseResponseInSlices (this file is not part of the bundle: keep the two
   // alike): the body read a chunk at a time and parsed in slices of about SLICE_CHARS characters
@@ -78,9 +80,24 @@
     const kept = JSON.parse(localStorage.getItem("blez-signed-in") || "null");
     const user = kept?.user;
     const permissions = kept?.permissions || {};
-    if (!user || user.role === "streamer" || permissions.canManageProducts === false) return;
-    if (typeof fetch !== "function" || typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return;
+    if (!user || typeof fetch !== "function") return;
     const ask = (url) => fetch(url, { credentials: "include", headers: { Accept: "application/json" } });
+    // The session check every first screen waits for (the app loads and runs its code first
+    // otherwise): sent now, after the catalogue's requests, and taken once by lib/http.ts
+    // (`early`); the server decides as for any request.
+    const session = () => {
+      const answers = {};
+      for (const path of ["/api/auth/me", "/api/auth/verify-permissions"]) {
+        answers[path] = ask(path);
+        answers[path].catch(() => {}); // unclaimed, a failure is nobody's to report
+      }
+      window.__blezEarlyAnswers = answers;
+      setTimeout(() => {
+        if (window.__blezEarlyAnswers === answers) window.__blezEarlyAnswers = undefined;
+      }, 30000);
+    };
+    if (user.role === "streamer" || permissions.canManageProducts === false) return session();
+    if (typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return session();
     // A first page first (FIRST_PAGE_PRODUCTS in contract/rules.ts: keep the two alike), shown
     // while the whole list downloads; null when it failed (the whole list still comes).
     const first = ask("/api/products?limit=100")
@@ -98,6 +115,7 @@
       .catch(() => null);
     const early = { userId: user.id, first, list };
     window.__blezEarlyCatalogue = early;
+    session();
     setTimeout(() => {
       if (window.__blezEarlyCatalogue === early) window.__blezEarlyCatalogue = undefined;
     }, 30000);
