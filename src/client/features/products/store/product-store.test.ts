@@ -75,6 +75,18 @@ describe("ProductStore: first load and revisions", () => {
     ]);
   });
 
+  it("products of the first page that the list (an older snapshot) does not hold follow it, newest first", async () => {
+    const { api, calls } = fakeApi();
+    const store = new ProductStore(api);
+    store.ensureList();
+    const at = (s: number) => ({ created_at: `2026-01-01T00:00:0${s}.000Z` });
+    calls.first[0]?.resolve([product(5, 9, at(5)), product(4, 8, at(4)), product(3, 7, at(3))]);
+    await settle();
+    calls.list[0]?.resolve({ products: [product(3, 7, at(3)), product(1, 2, at(1))], revision: 7 });
+    await settle();
+    expect(store.getList().map((p) => p.id)).toEqual([5, 4, 3, 1]);
+  });
+
   it("drops a first page that comes after the list", async () => {
     const { api, calls } = fakeApi();
     const store = new ProductStore(api);

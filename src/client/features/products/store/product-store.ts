@@ -349,8 +349,10 @@ export class ProductStore {
     // Products known loosely (looked up, kept offline before a reload, or the first page, which
     // may come during the slices above) join too: the shared snapshot may predate them, and a
     // catch-up would find them unchanged.
-    for (const p of [...this.slots, ...this.loose.values()]) {
-      if (slotById.has(p.id)) continue;
+    // They are newer than the list: after it, oldest first as the list's order has it (the first
+    // page comes newest first).
+    const extra = [...this.slots, ...this.loose.values()].filter((p) => !slotById.has(p.id)).sort(oldestFirst);
+    for (const p of extra) {
       slotById.set(p.id, slots.length);
       slots.push(p);
       indexBarcode(idByBarcode, p);
@@ -443,6 +445,12 @@ export class ProductStore {
       this.queue.saveProducts([...ids].flatMap((id) => this.get(id) ?? []));
     }, 250);
   }
+}
+
+/** The list's order reversed (it is newest first: by creation, then by id). */
+function oldestFirst(a: Product, b: Product): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+  return a.id - b.id;
 }
 
 /** A product under its barcode and, when it differs, the GTIN form of it (lookups find either). */
