@@ -23,12 +23,14 @@ async function serverProduct(id: number): Promise<Product> {
   return found;
 }
 
-/** Counts the page's downloads of the whole catalogue (GET /api/products without ?since). */
+/** A request for the whole catalogue (GET /api/products without ?since or ?limit). */
+const isWholeList = (url: URL) => url.pathname === "/api/products" && !url.searchParams.has("since") && !url.searchParams.has("limit");
+
+/** Counts the page's downloads of the whole catalogue. */
 function countListDownloads(page: Page): () => number {
   let count = 0;
   page.on("request", (req) => {
-    const url = new URL(req.url());
-    if (req.method() === "GET" && url.pathname === "/api/products" && !url.searchParams.has("since")) count += 1;
+    if (req.method() === "GET" && isWholeList(new URL(req.url()))) count += 1;
   });
   return () => count;
 }
@@ -158,7 +160,39 @@ test("a returning user's catalogue is asked for before the app's code runs, once
   const started = await page.evaluate(() => {
     const entries = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
     const at = (path: string) => entries.find((e) => new URL(e.name).pathname === path)?.startTime ?? Number.NaN;
+    // The first page's request and the whole list's both (the first page is asked for first).
     return { catalogue: at("/api/products"), sessionCheck: at("/api/auth/me") };
   });
   expect(started.catalogue).toBeLessThan(started.sessionCheck);
+});
+
+test("the catalogue's first page shows while the whole list downloads, never as a count or a search result, and the list replaces it", async ({
+  page,
+}) => {
+  const product = await createProduct(api, { product_name: uniqueName("first page") });
+  await openInventory(page);
+  // The whole list is held back after the reload (the first page is not): what shows meanwhile is the first page.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(isWholeList, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.reload();
+  const summary = page.getByTestId("results-summary");
+  await expect(productCard(page, product)).toBeVisible();
+  await expect(summary).toContainText("Loading products...");
+  // A search while only the first page is here shows no result made from it.
+  await search(page).fill(product.barcode);
+  await expect(page.getByTestId("product-card")).toHaveCount(0);
+  await expect(summary).toContainText("Loading products...");
+  await search(page).fill("");
+  await expect(productCard(page, product)).toBeVisible();
+  release();
+  await expect(summary).toContainText(/^Showing [\d,]+ of [\d,]+ products/, { timeout: 60_000 });
+  await search(page).fill(product.barcode);
+  await expect(summary).toContainText(/^Showing 1 of [\d,]+ products/);
+  await expect(productCard(page, product)).toBeVisible();
 });

@@ -2,9 +2,9 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import type { InventoryUpdate, LowStockEvent, ShowUpdate } from "../contract/events";
 import { Spinner } from "./components/ui/spinner";
-import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
+import { AuthProvider, LoginScreen, rememberedSession, useAuth } from "./features/auth";
 import { IntegrationsView } from "./features/integrations";
-import { InventoryView } from "./features/inventory";
+import { InventoryView, preloadInventoryView } from "./features/inventory";
 import { LiveFeedProvider, notify, Toasters, useLiveFeed } from "./features/notifications";
 import { OrdersView } from "./features/orders";
 import { LiveProvider } from "./features/presence";
@@ -114,8 +114,15 @@ function LiveProducts({ children }: { children: ReactNode }) {
   );
 }
 
+/** A returning user whose first screen is the inventory (as this device last saw them): its code loads while the session is checked, not after. */
+function preloadFirstScreen() {
+  const kept = rememberedSession();
+  if (kept && defaultView(kept.user.role, kept.permissions) === "inventory") void preloadInventoryView();
+}
+
 function Gate() {
   const { status, user } = useAuth();
+  useEffect(preloadFirstScreen, []);
   if (status === "loading") return <LoadingScreen />;
   if (status === "signed-out" || !user) return <LoginScreen />;
   return (

@@ -13,6 +13,7 @@ import {
   MESSAGES,
   MONEY_MAX_CENTS,
   NAME_MAX,
+  PRODUCTS_LIMIT_MAX,
   QUANTITY_MAX_EXCLUSIVE,
   QUANTITY_MIN,
   QUANTITY_REASON_DEFAULT,
@@ -188,6 +189,11 @@ export const productsSinceQuerySchema = z.object({
     .enum(["true", "false", "1", "0"])
     .optional()
     .transform((v) => v === "true" || v === "1"),
+  /**
+   * Only the list's first `limit` products, in the list's order (newest first): a first screenful
+   * while the whole list downloads. Not with `since`.
+   */
+  limit: z.coerce.number().int().min(1).max(PRODUCTS_LIMIT_MAX).optional(),
 });
 
 /** Every product whose revision is above `since` (disabled ones too), and the catalogue's revision. */

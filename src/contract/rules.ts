@@ -16,6 +16,10 @@ export const LIVE_TOASTS_MAX = 5;
 export const LIVE_TOAST_MS = 5000;
 
 export const HTTP_TIMEOUT_MS = 10_000;
+/** GET /api/products?limit=N: the most products one first page answers. */
+export const PRODUCTS_LIMIT_MAX = 1000;
+/** The inventory's first page while the whole catalogue downloads: more rows than the tallest screen shows. */
+export const FIRST_PAGE_PRODUCTS = 100;
 export const TOAST_DURATION_MS = { error: 5000, success: 3000, warning: 4000, info: 3000 } as const;
 
 export const CSV_BARCODE_MIN = 3;

@@ -72,6 +72,16 @@ export interface ApiFetchOptions {
    * body is read as text and given to JSON.parse. A body it cannot read or parse is one that broke off.
    */
   parse?: (response: Response) => Promise<unknown>;
+  /** A GET the page's head may have sent already (public/early-catalogue.js): that answer, taken once, stands for this call's request. */
+  early?: boolean;
+}
+
+/** The answer to a GET of `path` the page's head sent before the app loaded, taken once (undefined: none). */
+function takeEarlyAnswer(path: string): Promise<Response> | undefined {
+  const answers = (globalThis as { __blezEarlyAnswers?: Record<string, Promise<Response> | undefined> }).__blezEarlyAnswers;
+  const answer = answers?.[path];
+  if (answers) answers[path] = undefined;
+  return answer;
 }
 
 /**
@@ -103,18 +113,19 @@ export async function apiRequest<T>(path: string, opts: ApiFetchOptions = {}): P
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await fetch(path, {
-      method: opts.method ?? "GET",
-      credentials: "include",
-      // Content-Type only with a body: a body-less POST (logout) must not claim an empty JSON body.
-      headers: {
-        Accept: "application/json",
-        ...(opts.body === undefined ? {} : { "Content-Type": "application/json" }),
-        ...opts.headers,
-      },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal,
-    });
+    response = await ((opts.early ? takeEarlyAnswer(path) : undefined) ??
+      fetch(path, {
+        method: opts.method ?? "GET",
+        credentials: "include",
+        // Content-Type only with a body: a body-less POST (logout) must not claim an empty JSON body.
+        headers: {
+          Accept: "application/json",
+          ...(opts.body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...opts.headers,
+        },
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal,
+      }));
   } catch (err) {
     if (timeout.aborted) throw new ApiError(TIMEOUT_ERROR_MESSAGE, { timeout: true });
     throw normaliseError(err);

@@ -1,4 +1,4 @@
-import { yieldToBrowser } from "./slices";
+import { yieldToOtherWork } from "./slices";
 
 /** About this many characters of JSON are parsed between two yields (a few milliseconds). */
 const SLICE_CHARS = 512 * 1024;
@@ -70,14 +70,15 @@ class ArraySlicer<T> {
 }
 
 /**
- * JSON.parse of a large array of objects, a slice at a time with the browser free in between
+ * JSON.parse of a large array of objects, a slice at a time with the browser free in between (any
+ * other task first: the first screen renders before the rest of the catalogue is parsed)
  * (one JSON.parse of the 100,000-product catalogue blocks the page for a quarter of a second or
  * more).
  */
 export async function parseArrayInSlices<T>(text: string, sliceChars = SLICE_CHARS): Promise<T[]> {
   const slicer = new ArraySlicer<T>(sliceChars);
   slicer.add(text);
-  while (slicer.next()) await yieldToBrowser();
+  while (slicer.next()) await yieldToOtherWork();
   return slicer.end();
 }
 
@@ -98,9 +99,9 @@ export async function parseResponseInSlices<T>(response: Response, sliceChars = 
     let parsed = false;
     while (slicer.next()) {
       parsed = true;
-      await yieldToBrowser();
+      await yieldToOtherWork();
     }
     if (done) return slicer.end();
-    if (!parsed) await yieldToBrowser();
+    if (!parsed) await yieldToOtherWork();
   }
 }

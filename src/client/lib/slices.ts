@@ -3,12 +3,30 @@
  * then the next slice (no task of the first load blocks the page for long).
  */
 
-type Scheduler = { yield?: () => Promise<void> };
+type Scheduler = {
+  yield?: () => Promise<void>;
+  postTask?: (callback: () => void, options: { priority: "background" }) => Promise<void>;
+};
 
 /** Lets the browser run what waits (input, a frame) before the caller goes on. */
 export function yieldToBrowser(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler;
   if (typeof scheduler?.yield === "function") return scheduler.yield();
+  return nextMessage();
+}
+
+/**
+ * Lets every other task that waits run first, the page's rendering included (work nobody looks
+ * at yet: the catalogue's parse while the first screen renders). Where the browser cannot tell
+ * priorities apart, as yieldToBrowser.
+ */
+export function yieldToOtherWork(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler;
+  if (typeof scheduler?.postTask === "function") return scheduler.postTask(() => {}, { priority: "background" });
+  return nextMessage();
+}
+
+function nextMessage(): Promise<void> {
   // A message, not setTimeout(0): nested timeouts are held back 4 ms each.
   return new Promise((resolve) => {
     const channel = new MessageChannel();

@@ -1,24 +1,29 @@
 // Starts the inventory's catalogue download while the app's own code is still loading, and parses
-// it there too, in slices: for the user this browser last saw signed in ("blez-signed-in", written
-// by the app after each session check), when their first screen is the inventory (every role but
-// the streamer's). The product store takes the result once, for that same user
-// (features/products/api/list-products.ts takeEarlyCatalogue); the session cookie decides, as for
-// any request. Unclaimed, it is dropped after 30 seconds.
+// it there too, in slices; a first page of it is asked for first, to show meanwhile. For the user
+// this browser last saw signed in ("blez-signed-in", written by the app after each session check),
+// when their first screen is the inventory (every role but the streamer's). The product store
+// takes each answer once, for that same user (features/products/api/list-products.ts takeEarly);
+// the session cookie decides, as for any request. Unclaimed, it is dropped after 30 seconds.
+// For any returning user, the session check (/api/auth/me, /api/auth/verify-permissions) is sent
+// from here too.
 (() => {
   // As lib/json-slices.ts parseResponseInSlices (this file is not part of the bundle: keep the two
   // alike): the body read a chunk at a time and parsed in slices of about SLICE_CHARS characters
   // as it arrives, with the browser free in between.
   const SLICE_CHARS = 512 * 1024;
   const BETWEEN = '},{"';
+  // Any other task first (lib/slices.ts yieldToOtherWork): the app's start and first screen go before the parse.
   const yieldNow = () =>
-    new Promise((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        channel.port1.close();
-        resolve();
-      };
-      channel.port2.postMessage(null);
-    });
+    typeof globalThis.scheduler?.postTask === "function"
+      ? globalThis.scheduler.postTask(() => {}, { priority: "background" })
+      : new Promise((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => {
+            channel.port1.close();
+            resolve();
+          };
+          channel.port2.postMessage(null);
+        });
   const parseInSlices = async (response) => {
     const out = [];
     let text = "";
@@ -75,9 +80,31 @@
     const kept = JSON.parse(localStorage.getItem("blez-signed-in") || "null");
     const user = kept?.user;
     const permissions = kept?.permissions || {};
-    if (!user || user.role === "streamer" || permissions.canManageProducts === false) return;
-    if (typeof fetch !== "function" || typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return;
-    const response = fetch("/api/products?catch_up=true", { credentials: "include", headers: { Accept: "application/json" } });
+    if (!user || typeof fetch !== "function") return;
+    const ask = (url) => fetch(url, { credentials: "include", headers: { Accept: "application/json" } });
+    // The session check every first screen waits for (the app loads and runs its code first
+    // otherwise): sent now, after the catalogue's requests, and taken once by lib/http.ts
+    // (`early`); the server decides as for any request.
+    const session = () => {
+      const answers = {};
+      for (const path of ["/api/auth/me", "/api/auth/verify-permissions"]) {
+        answers[path] = ask(path);
+        answers[path].catch(() => {}); // unclaimed, a failure is nobody's to report
+      }
+      window.__blezEarlyAnswers = answers;
+      setTimeout(() => {
+        if (window.__blezEarlyAnswers === answers) window.__blezEarlyAnswers = undefined;
+      }, 30000);
+    };
+    if (user.role === "streamer" || permissions.canManageProducts === false) return session();
+    if (typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return session();
+    // A first page first (FIRST_PAGE_PRODUCTS in contract/rules.ts: keep the two alike), shown
+    // while the whole list downloads; null when it failed (the whole list still comes).
+    const first = ask("/api/products?limit=100")
+      .then((r) => (r.ok ? r.json() : null))
+      .then((products) => (Array.isArray(products) ? products : null))
+      .catch(() => null);
+    const response = ask("/api/products?catch_up=true");
     // The products and the revision header, or null (an error status, a failure: the app asks again).
     const list = response
       .then(async (r) => {
@@ -86,8 +113,9 @@
         return Array.isArray(products) ? { products, revision: r.headers.get("X-Catalogue-Revision") } : null;
       })
       .catch(() => null);
-    const early = { userId: user.id, list };
+    const early = { userId: user.id, first, list };
     window.__blezEarlyCatalogue = early;
+    session();
     setTimeout(() => {
       if (window.__blezEarlyCatalogue === early) window.__blezEarlyCatalogue = undefined;
     }, 30000);

@@ -38,6 +38,8 @@ export interface CatalogueSource {
   build(): Promise<{ revision: number; exact: boolean; json: JsonParts }>;
   /** `{revision, products}` as JSON: every product whose revision is above `since`. */
   since(since: number): Promise<{ revision: number; json: JsonParts }>;
+  /** The list's first `limit` products as JSON (an array), and the watermark they are current up to. */
+  first(limit: number): Promise<{ revision: number; json: JsonParts }>;
   /** How many products changed after `revision`, counting at most `limit`. */
   changedSince(revision: number, limit: number): Promise<number>;
   /**
@@ -194,6 +196,10 @@ export class CatalogueCache {
   /** `{revision, products}` as JSON: every product whose revision is above `since` (no snapshot involved). */
   since(since: number): Promise<{ revision: number; json: JsonParts }> {
     return this.source.since(since);
+  }
+
+  first(limit: number): Promise<{ revision: number; json: JsonParts }> {
+    return this.source.first(limit);
   }
 
   /** The latest snapshot, if any. */

@@ -55,6 +55,17 @@ export class CatalogueMirror {
     });
   }
 
+  /**
+   * The list's first `limit` products (newest first), as the whole list would begin now: a first
+   * screenful while the whole list downloads.
+   */
+  first(limit: number): Promise<{ revision: number; json: JsonParts }> {
+    return this.exclusive(async () => {
+      const { watermark } = await this.readChanges();
+      return { revision: watermark, json: await joinJsonParts(this.order().slice(0, limit), json, "[", "]") };
+    });
+  }
+
   /** Reads the changes committed since the last catch-up (no list made). */
   catchUp(): Promise<void> {
     return this.exclusive(async () => {
@@ -117,6 +128,11 @@ export class CatalogueMirror {
   }
 
   private async listJson(): Promise<JsonParts> {
+    return joinJsonParts(this.order(), json, "[", "]", this.listParts);
+  }
+
+  /** Every entry in the list's order (newest first, then by id), sorted again only when products were added. */
+  private order(): Entry[] {
     const newestFirst = (a: Entry, b: Entry) => b.created - a.created || b.id - a.id;
     if (this.added.length > 0) {
       const added = this.added.sort(newestFirst);
@@ -129,7 +145,7 @@ export class CatalogueMirror {
           : [...this.entries.values()].sort(newestFirst);
       this.added = [];
     }
-    return joinJsonParts(this.ordered ?? [], json, "[", "]", this.listParts);
+    return this.ordered ?? [];
   }
 
   private async sinceJson(since: number, revision: number): Promise<JsonParts> {

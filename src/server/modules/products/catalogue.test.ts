@@ -104,6 +104,31 @@ describe("revisions", () => {
   });
 });
 
+describe("the first page (?limit=N)", () => {
+  it("is the list's first N products, as the list begins now, with the revision and no ETag", async () => {
+    await manager.create();
+    const newest = await manager.create();
+    await tap(newest, 1);
+    const whole = await list();
+    const res = await manager.get("/api/products?limit=3");
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Product[]>()).toEqual(whole.json<Product[]>().slice(0, 3));
+    expect(res.json<Product[]>()[0]).toMatchObject({ id: newest.id, quantity_on_hand: newest.quantity_on_hand + 1 });
+    expect(res.headers["x-catalogue-revision"]).toBe(whole.headers["x-catalogue-revision"]);
+    expect(res.headers.etag).toBeUndefined();
+    // A product made since shows at once, in front.
+    const made = await manager.create();
+    expect((await manager.get("/api/products?limit=1")).json<Product[]>()).toEqual([made]);
+  });
+
+  it("refuses a limit out of range or with since, and leaves the plain list as it was", async () => {
+    for (const bad of ["0", "-1", "1001", "abc", "1.5"]) expect((await manager.get(`/api/products?limit=${bad}`)).statusCode).toBe(400);
+    expect((await manager.get("/api/products?limit=5&since=0")).statusCode).toBe(400);
+    const whole = (await list()).json<Product[]>();
+    expect((await manager.get(`/api/products?limit=1000`)).json<Product[]>()).toEqual(whole.slice(0, 1000));
+  });
+});
+
 describe("GET /api/products caching", () => {
   it("answers 304 to a matching If-None-Match, and 200 with a new ETag after a change", async () => {
     const p = await manager.create();

@@ -66,13 +66,15 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags,
         security,
-        summary: "All products, newest first; with ?since=R only those changed after revision R",
+        summary: "All products, newest first; with ?since=R only those changed after revision R; with ?limit=N the first N",
         description:
           "Without `since`: the array of all products, newest first, with `X-Catalogue-Revision` (every change up to it " +
           "is in the list) and, when no change is in flight, an `ETag`; a matching `If-None-Match` answers 304. With " +
           "`since`: `{revision, products}`, every product whose revision is above `since` (disabled ones too). With " +
           "`catch_up=true` (the caller fetches ?since=R right after), the list may be a shared snapshot a few changes " +
-          "behind the latest: complete up to the revision it names.",
+          "behind the latest: complete up to the revision it names. With `limit=N` (not with `since`): only the " +
+          "list's first N products (newest first, as the whole list begins now), with `X-Catalogue-Revision` and no " +
+          "`ETag`: a first screenful while the whole list downloads.",
         querystring: productsSinceQuerySchema,
         response: { 200: z.union([z.array(productSchema), productsSinceSchema]), ...errorAnswers(400, 401, 503) },
       },
@@ -81,6 +83,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       const answer = await readCatalogue(serviceContext(app, request), catalogue, {
         since: request.query.since,
         catchUp: request.query.catch_up,
+        limit: request.query.limit,
         ifNoneMatch: request.headers["if-none-match"],
       });
       // The typed reply knows only the schema's shapes; this one sends JSON text or a 304.
@@ -93,6 +96,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       reply.type("application/json; charset=utf-8");
       // Already JSON text from the database: sent as it is, past the response serialiser.
       if (answer.since !== undefined) return reply.send(answer.since.stream());
+      if (answer.first !== undefined) return reply.send(answer.first.stream());
       if (!answer.list) return reply.code(304).send();
       // The snapshot's own compressed copies: no compression work per request.
       const encoding = pickEncoding(request.headers["accept-encoding"]);

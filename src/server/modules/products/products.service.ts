@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { createProductBodySchema, Product, quantityChangeBodySchema } from "../../../contract/products.js";
 import { MESSAGES, QUANTITY_MAX_EXCLUSIVE, QUANTITY_REASON_DEFAULT, SHOP_CODE_PREFIX, STOCK_MOVED } from "../../../contract/rules.js";
 import { SHOW_MESSAGES } from "../../../contract/show-rules.js";
-import { AppError, conflict, notFound } from "../../app-error.js";
+import { AppError, badRequest, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
@@ -52,6 +52,8 @@ export interface CatalogueAnswer {
   etag?: string;
   list?: CatalogueSnapshot;
   since?: JsonParts;
+  /** With `limit`: the list's first products, a JSON array. */
+  first?: JsonParts;
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, lists and `*` allowed). */
@@ -75,6 +77,7 @@ export function catalogueSource(db: Db, mirror = new CatalogueMirror(db)): Catal
       return { revision: revision.watermark, exact: revision.watermark === revision.latest, json };
     },
     since: (since) => mirror.since(since),
+    first: (limit) => mirror.first(limit),
     changedSince: (revision, limit) => countProductsChangedSince(db, revision, limit),
     catchUp: () => mirror.catchUp(),
   };
@@ -84,6 +87,8 @@ export interface CatalogueQuery {
   since?: number;
   /** The client catches up with ?since= afterwards: a snapshot a few changes behind will do. */
   catchUp?: boolean;
+  /** Only the list's first `limit` products (a first screenful; not with `since`). */
+  limit?: number;
   ifNoneMatch?: string;
 }
 
@@ -95,6 +100,11 @@ export interface CatalogueQuery {
 export async function readCatalogue(ctx: ServiceContext, catalogue: CatalogueCache, query: CatalogueQuery): Promise<CatalogueAnswer> {
   // A catch-up while the snapshot is kept warm and was recently found close enough: no statement
   // (on the embedded database it would wait behind a build).
+  if (query.limit !== undefined) {
+    if (query.since !== undefined) throw badRequest("limit cannot be combined with since");
+    const first = await catalogue.first(query.limit);
+    return { revision: first.revision, first: first.json };
+  }
   if (query.since !== undefined) {
     const changed = await catalogue.since(query.since);
     return { revision: changed.revision, since: changed.json };

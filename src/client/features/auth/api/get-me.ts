@@ -9,7 +9,8 @@ import { ApiError, apiFetch } from "../../../lib/http";
  */
 export async function getMe(signal?: AbortSignal): Promise<User | null> {
   try {
-    const body = await apiFetch<{ user: User }>("/api/auth/me", { signal });
+    // A returning user's first check was sent from the page's head (public/early-catalogue.js).
+    const body = await apiFetch<{ user: User }>("/api/auth/me", { signal, early: true });
     return body.user ?? null;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;

@@ -4,7 +4,7 @@ import { apiFetch } from "../../../lib/http";
 /** GET /api/auth/verify-permissions; null (logged) when it fails, so the spec's fallbacks apply. */
 export async function verifyPermissions(signal?: AbortSignal): Promise<Partial<Permissions> | null> {
   try {
-    return await apiFetch<Partial<Permissions>>("/api/auth/verify-permissions", { signal });
+    return await apiFetch<Partial<Permissions>>("/api/auth/verify-permissions", { signal, early: true });
   } catch (err) {
     console.error("Failed to verify permissions", err);
     return null;

@@ -58,6 +58,11 @@ function keptSession(): KeptSession | null {
     return null;
   }
 }
+/** The user this device last saw signed in and their permissions (not a session check: the server decides). */
+export function rememberedSession(): { user: User; permissions: Permissions } | null {
+  const kept = keptSession();
+  return kept ? { user: kept.user, permissions: resolvePermissions(kept.user.role, kept.permissions) } : null;
+}
 function keepSession(session: KeptSession | null): void {
   try {
     if (session) localStorage.setItem(SESSION_KEY, JSON.stringify(session));

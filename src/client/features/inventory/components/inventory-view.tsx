@@ -117,12 +117,12 @@ export function InventoryView() {
               Print labels ({selected.length})
             </Button>
           ) : null}
-          {total > 0 ? <ViewToggle mode={mode} onChange={setMode} /> : null}
+          {total > 0 || products.firstPage ? <ViewToggle mode={mode} onChange={setMode} /> : null}
           {canManage ? <ManagementActions onAction={onAction} /> : null}
         </div>
       </div>
 
-      {products.pending ? (
+      {products.pending && !products.firstPage ? (
         <p className="flex items-center gap-2 p-6" aria-busy="true">
           <Spinner label="Loading products" /> Loading products...
         </p>
@@ -133,7 +133,7 @@ export function InventoryView() {
         >
           {loadErrorText(products.error)}
         </p>
-      ) : total === 0 ? (
+      ) : total === 0 && !products.firstPage ? (
         <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-gray-400 p-10 text-center dark:border-gray-600">
           <h2 className="text-lg font-bold">No products found</h2>
           <p className="text-gray-700 dark:text-gray-300">No products in inventory.</p>
@@ -154,17 +154,24 @@ export function InventoryView() {
             <FilterBar filters={filters} onChange={setFilters} onClear={clearFilters} options={options} searchRef={searchRef} />
           </div>
           <div className="flex flex-wrap items-center gap-2 text-sm" aria-live="polite" data-testid="results-summary">
-            <span>
-              Showing {formatCount(rows.length)} of {formatCount(total)} products
-            </span>
+            {/* While only the catalogue's first page is here (its first rows shown): no count yet. */}
+            {products.pending ? (
+              <span className="flex items-center gap-2" aria-busy="true">
+                <Spinner label="Loading products" /> Loading products...
+              </span>
+            ) : (
+              <span>
+                Showing {formatCount(rows.length)} of {formatCount(total)} products
+              </span>
+            )}
             {filtersOn ? (
               <Button variant="ghost" size="sm" onClick={clearFilters} className="text-blue-800 underline dark:text-blue-300">
                 Clear filters
               </Button>
             ) : null}
           </div>
-          <StockValueSummary index={index} rows={rows} />
-          {rows.length === 0 ? (
+          {products.pending ? null : <StockValueSummary index={index} rows={rows} />}
+          {rows.length === 0 && products.pending ? null : rows.length === 0 ? (
             <div className="rounded-xl border border-dashed border-gray-400 p-8 text-center dark:border-gray-600">
               <p className="font-semibold">No products match your search or filters.</p>
               <p className="text-sm text-gray-700 dark:text-gray-300">Try a different search, or clear the filters.</p>

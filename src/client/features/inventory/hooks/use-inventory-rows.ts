@@ -1,6 +1,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState, useSyncExternalStore } from "react";
-import { useCatalogue } from "../../products";
-import type { FilterOptions, InventoryFilters } from "../filters";
+import type { Product } from "../../../../contract/products";
+import { type ProductStore, useCatalogue } from "../../products";
+import { type FilterOptions, hasActiveFilters, type InventoryFilters } from "../filters";
 import { RowIndex, type RowSort } from "../row-index";
 
 const NONE: ReadonlySet<number> = new Set();
@@ -77,5 +78,32 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
   }, [rows, shown]);
 
   const pending = catalogue.pending || (catalogue.status === "loaded" && !loaded);
-  return { ...catalogue, pending, index, rows, options, total, stale: shown !== filters };
+  const first = useFirstPage(store, pending, filters, sort);
+  // `firstPage`: the rows are the first page's (none for other filters or another order).
+  if (first) return { ...catalogue, pending, index: first.index, rows: first.rows, firstPage: true, options, total, stale: false };
+  return { ...catalogue, pending, index, rows, options, total, firstPage: false, stale: shown !== filters };
+}
+
+/**
+ * While the catalogue loads and its first page is there (the store's getFirstPage): that page's
+ * rows, for the default filters and the catalogue's own order only (a search, a filter or a
+ * column's sort over part of the catalogue would show a wrong result: no rows then, the view says
+ * it is loading). Null when there is no first page.
+ */
+function useFirstPage(store: ProductStore, pending: boolean, filters: InventoryFilters, sort: RowSort | null) {
+  const page = useSyncExternalStore(store.subscribe, store.getFirstPage);
+  const shown = pending && page !== null;
+  // The page as catalogue slots (oldest first, as the store numbers them), each read as the store holds it now.
+  const index = useMemo(() => {
+    if (!shown || !page) return null;
+    const n = page.length;
+    const at = (slot: number) => {
+      const p = page[n - 1 - slot] as Product;
+      return store.get(p.id) ?? p;
+    };
+    return new RowIndex({ slotCount: () => n, at, subscribeCatalogue: () => () => {}, catalogueNotices: () => 0 });
+  }, [store, page, shown]);
+  const own = sort === null && !hasActiveFilters(filters);
+  const rows = useMemo(() => (index && own ? index.select(filters, null, NONE) : EMPTY), [index, own, filters]);
+  return index ? { index, rows } : null;
 }

@@ -1,5 +1,5 @@
 import type { Product, ProductsSince } from "../../../../contract/products";
-import { CATALOGUE_REVISION_HEADER, HTTP_TIMEOUT_MS } from "../../../../contract/rules";
+import { CATALOGUE_REVISION_HEADER, FIRST_PAGE_PRODUCTS, HTTP_TIMEOUT_MS } from "../../../../contract/rules";
 import { apiFetch, apiRequest } from "../../../lib/http";
 import { withRetries } from "../../../lib/retry";
 
@@ -11,18 +11,35 @@ export interface ProductList {
   revision: number | null;
 }
 
-/** The catalogue `/early-catalogue.js` asked for (and parsed) before the app loaded, for this user; null: it failed. */
+/**
+ * The catalogue `/early-catalogue.js` asked for (and parsed) before the app loaded, for this
+ * user: its first page and the whole list (null: that request failed).
+ */
 interface EarlyCatalogue {
   userId: number;
-  list: Promise<{ products: Product[]; revision: string | null } | null>;
+  first?: Promise<Product[] | null>;
+  list?: Promise<{ products: Product[]; revision: string | null } | null>;
 }
 
-/** The early list, taken once (whoever asks first), and only for the user it was asked for. */
-function takeEarlyCatalogue(userId: number | undefined): EarlyCatalogue["list"] | null {
+/** One of the early answers, taken once (whoever asks first), and only for the user it was asked for. */
+function takeEarly<K extends "first" | "list">(part: K, userId: number | undefined): EarlyCatalogue[K] | null {
   const w = globalThis as { __blezEarlyCatalogue?: EarlyCatalogue };
   const early = w.__blezEarlyCatalogue;
-  w.__blezEarlyCatalogue = undefined;
-  return early && userId !== undefined && early.userId === userId ? early.list : null;
+  if (!early) return null;
+  const answer = early[part];
+  early[part] = undefined;
+  if (!early.first && !early.list) w.__blezEarlyCatalogue = undefined;
+  return userId !== undefined && early.userId === userId ? (answer ?? null) : null;
+}
+
+/**
+ * GET /api/products?limit=FIRST_PAGE_PRODUCTS: the list's first products, to show while the whole
+ * list downloads (the early script's when it asked). Not retried: the whole list follows anyway.
+ */
+export async function listFirstProducts(userId?: number): Promise<Product[]> {
+  const early = takeEarly("first", userId);
+  if (early) return (await early) ?? [];
+  return apiFetch<Product[]>(`/api/products?limit=${FIRST_PAGE_PRODUCTS}`);
 }
 
 const revisionOf = (value: string | null): number | null => {
@@ -42,7 +59,7 @@ const revisionOf = (value: string | null): number | null => {
 export async function listProducts(userId?: number): Promise<ProductList> {
   const parser = import("../../../lib/json-slices");
   const parse = async (response: Response) => (await parser).parseResponseInSlices<Product>(response);
-  const early = takeEarlyCatalogue(userId);
+  const early = takeEarly("list", userId);
   if (early) {
     try {
       const list = await withTimeout(early, HTTP_TIMEOUT_MS);

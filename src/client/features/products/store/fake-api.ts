@@ -48,6 +48,7 @@ export function deferred<T>(): Deferred<T> {
 export function fakeApi() {
   const calls = {
     list: [] as Deferred<ProductList>[],
+    first: [] as Deferred<Product[]>[],
     since: [] as Array<{ revision: number; answer: Deferred<ProductsSince> }>,
     lookup: [] as Array<{ barcode: string; answer: Deferred<Product | null> }>,
     adjust: [] as Array<{ id: number; body: QuantityChangeBody; key: string; answer: Deferred<Product> }>,
@@ -57,6 +58,11 @@ export function fakeApi() {
     list: () => {
       const d = deferred<ProductList>();
       calls.list.push(d);
+      return d.promise;
+    },
+    first: () => {
+      const d = deferred<Product[]>();
+      calls.first.push(d);
       return d.promise;
     },
     since: (revision) => {

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../../contract/products";
+import { FIRST_PAGE_PRODUCTS } from "../../../../contract/rules";
 import { event, product } from "./fake-api";
 import { ProductStore } from "./product-store";
 import { productStoreApi } from "./product-store-api";
@@ -20,7 +21,10 @@ function fakeServer(count: number) {
     requests.push(`${init?.method ?? "GET"} ${url.pathname}${url.search}`);
     if (url.pathname !== "/api/products") return json({ error: "Not found" });
     const since = url.searchParams.get("since");
-    if (since === null) return json([...products.values()].reverse(), { "X-Catalogue-Revision": String(revision) });
+    const limit = url.searchParams.get("limit");
+    const all = [...products.values()].reverse();
+    if (limit !== null) return json(all.slice(0, Number(limit)), { "X-Catalogue-Revision": String(revision) });
+    if (since === null) return json(all, { "X-Catalogue-Revision": String(revision) });
     return json({ revision, products: [...products.values()].filter((p) => p.revision > Number(since)) });
   });
   /** Another user's change: committed on the server, and its live event. */
@@ -78,7 +82,8 @@ describe("the product store against a server (fetch counted)", () => {
     expect(screen.getByText("Card 7: 107")).toBeInTheDocument();
     expect(screen.getByText("Card 20: 120")).toBeInTheDocument();
     expect(screen.getByText("Card 21: 10")).toBeInTheDocument();
-    expect(server.requests).toEqual(["GET /api/products?catch_up=true"]);
+    // The first page is asked for first, then the whole list.
+    expect(server.requests).toEqual([`GET /api/products?limit=${FIRST_PAGE_PRODUCTS}`, "GET /api/products?catch_up=true"]);
   });
 
   it("a reconnect catches up with ?since= the list's revision: changes missed meanwhile show", async () => {
@@ -90,6 +95,10 @@ describe("the product store against a server (fetch counted)", () => {
     act(() => store.resync());
     expect(await screen.findByText("Card 3: 1")).toBeInTheDocument();
     expect(screen.getByText("Card 5: 2")).toBeInTheDocument();
-    expect(server.requests).toEqual(["GET /api/products?catch_up=true", "GET /api/products?since=40"]);
+    expect(server.requests).toEqual([
+      `GET /api/products?limit=${FIRST_PAGE_PRODUCTS}`,
+      "GET /api/products?catch_up=true",
+      "GET /api/products?since=40",
+    ]);
   });
 });

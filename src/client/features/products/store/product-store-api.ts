@@ -1,10 +1,11 @@
 import { adjustQuantity, newIdempotencyKey } from "../api/adjust-quantity";
-import { listProducts, listProductsSince } from "../api/list-products";
+import { listFirstProducts, listProducts, listProductsSince } from "../api/list-products";
 import { lookupBarcode } from "../api/lookup-barcode";
 import type { ProductStoreApi } from "./product-store";
 
 /** The product store's calls to the server. */
 export const productStoreApi: ProductStoreApi = {
+  first: listFirstProducts,
   list: listProducts,
   since: listProductsSince,
   lookup: (barcode) => lookupBarcode(barcode),

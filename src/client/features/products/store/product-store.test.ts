@@ -52,6 +52,53 @@ describe("ProductStore: first load and revisions", () => {
     ]);
   });
 
+  it("shows the list's first page while the list loads; live changes reach it, and the list replaces it", async () => {
+    const { api, calls } = fakeApi();
+    const store = new ProductStore(api);
+    store.ensureList();
+    expect(calls.first).toHaveLength(1);
+    calls.first[0]?.resolve([product(3, 4), product(2, 3)]);
+    await settle();
+    expect(store.getListStatus()).toBe("loading");
+    expect(store.getFirstPage()?.map((p) => p.id)).toEqual([3, 2]);
+    // Not the catalogue: no count or search is made from it.
+    expect(store.slotCount()).toBe(0);
+    store.applyEvent(event("quantity_changed", { product: product(2, 7, { quantity_on_hand: 1 }) }));
+    expect(store.get(2)?.quantity_on_hand).toBe(1);
+    calls.list[0]?.resolve({ products: [product(3, 4), product(2, 3), product(1, 2)], revision: 4 });
+    await settle();
+    expect(store.getFirstPage()).toBeNull();
+    expect(store.getList().map((p) => [p.id, p.quantity_on_hand])).toEqual([
+      [3, 10],
+      [2, 1],
+      [1, 10],
+    ]);
+  });
+
+  it("products of the first page that the list (an older snapshot) does not hold follow it, newest first", async () => {
+    const { api, calls } = fakeApi();
+    const store = new ProductStore(api);
+    store.ensureList();
+    const at = (s: number) => ({ created_at: `2026-01-01T00:00:0${s}.000Z` });
+    calls.first[0]?.resolve([product(5, 9, at(5)), product(4, 8, at(4)), product(3, 7, at(3))]);
+    await settle();
+    calls.list[0]?.resolve({ products: [product(3, 7, at(3)), product(1, 2, at(1))], revision: 7 });
+    await settle();
+    expect(store.getList().map((p) => p.id)).toEqual([5, 4, 3, 1]);
+  });
+
+  it("drops a first page that comes after the list", async () => {
+    const { api, calls } = fakeApi();
+    const store = new ProductStore(api);
+    store.ensureList();
+    calls.list[0]?.resolve({ products: [product(1, 2)], revision: 2 });
+    await settle();
+    calls.first[0]?.resolve([product(1, 1)]);
+    await settle();
+    expect(store.getFirstPage()).toBeNull();
+    expect(store.getList().map((p) => p.revision)).toEqual([2]);
+  });
+
   it("a new product from an event goes in front of the list; the list snapshot is stable between changes", async () => {
     const { store } = await loadedStore([product(1, 1)], 1);
     const before = store.getList();

@@ -12,6 +12,8 @@ import { TapQueue } from "./tap-queue";
 export interface ProductStoreApi {
   /** The whole catalogue; `userId`: the signed-in user (an answer the page asked for early is theirs only). */
   list(userId?: number): Promise<ProductList>;
+  /** The list's first products, newest first (a screenful to show while the whole list downloads); none: wait for the list. */
+  first?(userId?: number): Promise<Product[]>;
   since(revision: number): Promise<ProductsSince>;
   lookup(barcode: string): Promise<Product | null>;
   adjust(id: number, body: QuantityChangeBody, key: string): Promise<Product>;
@@ -73,6 +75,8 @@ export class ProductStore {
   private readonly catalogueListeners = new Set<(changes: CatalogueChanges) => void>();
   /** Products accepted while a list was being taken in: applied again over it. */
   private acceptedDuringLoad: Array<[Product, boolean | "listed"]> | null = null;
+  /** While the list loads: its first page, newest first (the products themselves are kept as loose ones). */
+  private firstPage: readonly Product[] | null = null;
   private listStatus: ListStatus = "idle";
   private listError: ApiError | null = null;
   private wantsAll = false;
@@ -122,6 +126,12 @@ export class ProductStore {
     return this.listCache;
   };
   getListStatus = (): ListStatus => this.listStatus;
+  /**
+   * While the list is loading, its first page once that came (newest first, as received: read the
+   * current copies with `get`); null otherwise. Only a preview: no count or search of the catalogue
+   * can be made from it.
+   */
+  getFirstPage = (): readonly Product[] | null => this.firstPage;
   getListError = (): ApiError | null => this.listError;
   get = (id: number): Product | undefined => {
     const slot = this.slotById.get(id);
@@ -273,8 +283,12 @@ export class ProductStore {
     this.listStatus = "loading";
     this.listError = null;
     this.emit();
+    // Both asked for at once, the small first page first.
+    const first = this.api.first?.(this.options.userId);
+    const whole = this.api.list(this.options.userId);
+    if (first) void this.takeFirstPage(first);
     try {
-      const { products, revision } = await this.api.list(this.options.userId);
+      const { products, revision } = await whole;
       this.acceptedDuringLoad = [];
       await this.takeList(products);
       for (const [p, add] of this.acceptedDuringLoad) this.accept(p, add);
@@ -285,12 +299,32 @@ export class ProductStore {
       this.listError = normaliseError(err);
     } finally {
       this.acceptedDuringLoad = null;
+      this.firstPage = null;
     }
     this.emit();
     if ((this.syncAgain || liveBefore) && this.listStatus === "loaded") {
       this.syncAgain = false;
       this.resync();
     }
+  }
+
+  /**
+   * The first page, shown until the list is the catalogue (once it is, or after a failure, a page
+   * that comes is dropped). Its products are kept as loose ones: live changes reach them, and the list load
+   * places them (the newer copy of each wins).
+   */
+  private async takeFirstPage(first: Promise<Product[]>): Promise<void> {
+    let products: Product[];
+    try {
+      products = await first;
+    } catch {
+      return; // the whole list still comes
+    }
+    // Also while the list is being taken in (100,000 products take a while to index); not after.
+    if (this.listStatus !== "loading") return;
+    for (const p of products) this.accept(p, "listed");
+    this.firstPage = products;
+    this.emit();
   }
 
   /**
@@ -310,16 +344,20 @@ export class ProductStore {
       slots.push(old && old.revision > p.revision ? old : p);
       slotById.set(p.id, i);
     });
-    // Products known loosely (looked up, or kept offline before a reload) join too: the shared
-    // snapshot may predate them, and a catch-up would find them unchanged.
-    for (const p of [...this.slots, ...this.loose.values()]) {
-      if (slotById.has(p.id)) continue;
-      slotById.set(p.id, slots.length);
-      slots.push(p);
-    }
-    this.loose.clear();
     const idByBarcode = new Map<string, number>();
     await inSlices(slots.length, (i) => indexBarcode(idByBarcode, slots[i] as Product));
+    // Products known loosely (looked up, kept offline before a reload, or the first page, which
+    // may come during the slices above) join too: the shared snapshot may predate them, and a
+    // catch-up would find them unchanged.
+    // They are newer than the list: after it, oldest first as the list's order has it (the first
+    // page comes newest first).
+    const extra = [...this.slots, ...this.loose.values()].filter((p) => !slotById.has(p.id)).sort(oldestFirst);
+    for (const p of extra) {
+      slotById.set(p.id, slots.length);
+      slots.push(p);
+      indexBarcode(idByBarcode, p);
+    }
+    this.loose.clear();
     this.slots = slots;
     this.slotById = slotById;
     this.idByBarcode = idByBarcode;
@@ -407,6 +445,12 @@ export class ProductStore {
       this.queue.saveProducts([...ids].flatMap((id) => this.get(id) ?? []));
     }, 250);
   }
+}
+
+/** The list's order reversed (it is newest first: by creation, then by id). */
+function oldestFirst(a: Product, b: Product): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+  return a.id - b.id;
 }
 
 /** A product under its barcode and, when it differs, the GTIN form of it (lookups find either). */
