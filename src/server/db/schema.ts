@@ -117,7 +117,9 @@ export const products = pgTable(
     uniqueIndex("products_barcode_idx").on(t.barcode),
     uniqueIndex("products_barcode_key_idx").on(t.barcodeKey),
     index("products_created_idx").on(t.createdAt.desc(), t.id.desc()),
-    index("products_revision_idx").on(t.revision),
+    // (revision, id): the catalogue's catch-up reads its pages after (revision, id) in that order
+    // (catalogue-mirror.ts); an index on revision alone made each page sort a batch's products.
+    index("products_revision_id_idx").on(t.revision, t.id),
     check("products_quantity_check", sql`${t.quantityOnHand} >= 0`),
     check("products_price_check", sql`${t.price} between 0 and ${sql.raw(String(MONEY_MAX_CENTS))}`),
     check("products_cost_check", sql`${t.cost} between 0 and ${sql.raw(String(MONEY_MAX_CENTS))}`),
