@@ -1,11 +1,11 @@
 // Starts the inventory's catalogue download while the app's own code is still loading, and parses
-// it there too, in slices; a first page of it is asked for first, to show meanwhile. For the user
-// this browser last saw signed in ("blez-signed-in", written by the app after each session check),
-// when their first screen is the inventory (every role but the streamer's). The product store
-// takes each answer once, for that same user (features/products/api/list-products.ts takeEarly);
-// the session cookie decides, as for any request. Unclaimed, it is dropped after 30 seconds.
-// For any returning user, the session check (/api/auth/me, /api/auth/verify-permissions) is sent
-// from here too.
+// it there too, in slices: for the user this browser last saw signed in ("blez-signed-in", written
+// by the app after each session check), when their first screen is the inventory (every role but
+// the streamer's). The product store takes the list once, for that same user
+// (features/products/api/list-products.ts takeEarlyCatalogue); the session cookie decides, as for
+// any request. Unclaimed, it is dropped after 30 seconds. A first page of the list, and for any
+// returning user the session check (/api/auth/me, /api/auth/verify-permissions), are sent from
+// here too, as answers lib/http.ts takes (`early`).
 (() => {
   // As lib/json-slices.ts parseResponseInSlices (this file is not part of the bundle: keep the two
   // alike): the body read a chunk at a time and parsed in slices of about SLICE_CHARS characters
@@ -82,15 +82,17 @@
     const permissions = kept?.permissions || {};
     if (!user || typeof fetch !== "function") return;
     const ask = (url) => fetch(url, { credentials: "include", headers: { Accept: "application/json" } });
-    // The session check every first screen waits for (the app loads and runs its code first
-    // otherwise): sent now, after the catalogue's requests, and taken once by lib/http.ts
-    // (`early`); the server decides as for any request.
+    // Small GETs every first screen waits for (the app loads and runs its code first otherwise):
+    // sent now, taken once by lib/http.ts (`early`) as its own request's answer; the server
+    // decides as for any request. Unclaimed, dropped after 30 seconds.
+    const answers = {};
+    const early = (path) => {
+      answers[path] = ask(path);
+      answers[path].catch(() => {}); // unclaimed, a failure is nobody's to report
+    };
     const session = () => {
-      const answers = {};
-      for (const path of ["/api/auth/me", "/api/auth/verify-permissions"]) {
-        answers[path] = ask(path);
-        answers[path].catch(() => {}); // unclaimed, a failure is nobody's to report
-      }
+      early("/api/auth/me");
+      early("/api/auth/verify-permissions");
       window.__blezEarlyAnswers = answers;
       setTimeout(() => {
         if (window.__blezEarlyAnswers === answers) window.__blezEarlyAnswers = undefined;
@@ -99,11 +101,8 @@
     if (user.role === "streamer" || permissions.canManageProducts === false) return session();
     if (typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return session();
     // A first page first (FIRST_PAGE_PRODUCTS in contract/rules.ts: keep the two alike), shown
-    // while the whole list downloads; null when it failed (the whole list still comes).
-    const first = ask("/api/products?limit=100")
-      .then((r) => (r.ok ? r.json() : null))
-      .then((products) => (Array.isArray(products) ? products : null))
-      .catch(() => null);
+    // while the whole list downloads.
+    early("/api/products?limit=100");
     const response = ask("/api/products?catch_up=true");
     // The products and the revision header, or null (an error status, a failure: the app asks again).
     const list = response
@@ -113,11 +112,11 @@
         return Array.isArray(products) ? { products, revision: r.headers.get("X-Catalogue-Revision") } : null;
       })
       .catch(() => null);
-    const early = { userId: user.id, first, list };
-    window.__blezEarlyCatalogue = early;
+    const catalogue = { userId: user.id, list };
+    window.__blezEarlyCatalogue = catalogue;
     session();
     setTimeout(() => {
-      if (window.__blezEarlyCatalogue === early) window.__blezEarlyCatalogue = undefined;
+      if (window.__blezEarlyCatalogue === catalogue) window.__blezEarlyCatalogue = undefined;
     }, 30000);
   } catch {
     // storage unavailable or unreadable: the app asks for the catalogue itself

@@ -11,35 +11,26 @@ export interface ProductList {
   revision: number | null;
 }
 
-/**
- * The catalogue `/early-catalogue.js` asked for (and parsed) before the app loaded, for this
- * user: its first page and the whole list (null: that request failed).
- */
+/** The catalogue `/early-catalogue.js` asked for (and parsed) before the app loaded, for this user; null: it failed. */
 interface EarlyCatalogue {
   userId: number;
-  first?: Promise<Product[] | null>;
-  list?: Promise<{ products: Product[]; revision: string | null } | null>;
+  list: Promise<{ products: Product[]; revision: string | null } | null>;
 }
 
-/** One of the early answers, taken once (whoever asks first), and only for the user it was asked for. */
-function takeEarly<K extends "first" | "list">(part: K, userId: number | undefined): EarlyCatalogue[K] | null {
+/** The early list, taken once (whoever asks first), and only for the user it was asked for. */
+function takeEarlyCatalogue(userId: number | undefined): EarlyCatalogue["list"] | null {
   const w = globalThis as { __blezEarlyCatalogue?: EarlyCatalogue };
   const early = w.__blezEarlyCatalogue;
-  if (!early) return null;
-  const answer = early[part];
-  early[part] = undefined;
-  if (!early.first && !early.list) w.__blezEarlyCatalogue = undefined;
-  return userId !== undefined && early.userId === userId ? (answer ?? null) : null;
+  w.__blezEarlyCatalogue = undefined;
+  return early && userId !== undefined && early.userId === userId ? early.list : null;
 }
 
 /**
  * GET /api/products?limit=FIRST_PAGE_PRODUCTS: the list's first products, to show while the whole
- * list downloads (the early script's when it asked). Not retried: the whole list follows anyway.
+ * list downloads (the early script's answer when it asked). Not retried: the whole list follows anyway.
  */
-export async function listFirstProducts(userId?: number): Promise<Product[]> {
-  const early = takeEarly("first", userId);
-  if (early) return (await early) ?? [];
-  return apiFetch<Product[]>(`/api/products?limit=${FIRST_PAGE_PRODUCTS}`);
+export function listFirstProducts(): Promise<Product[]> {
+  return apiFetch<Product[]>(`/api/products?limit=${FIRST_PAGE_PRODUCTS}`, { early: true });
 }
 
 const revisionOf = (value: string | null): number | null => {
@@ -59,7 +50,7 @@ const revisionOf = (value: string | null): number | null => {
 export async function listProducts(userId?: number): Promise<ProductList> {
   const parser = import("../../../lib/json-slices");
   const parse = async (response: Response) => (await parser).parseResponseInSlices<Product>(response);
-  const early = takeEarly("list", userId);
+  const early = takeEarlyCatalogue(userId);
   if (early) {
     try {
       const list = await withTimeout(early, HTTP_TIMEOUT_MS);

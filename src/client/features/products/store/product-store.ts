@@ -13,7 +13,7 @@ export interface ProductStoreApi {
   /** The whole catalogue; `userId`: the signed-in user (an answer the page asked for early is theirs only). */
   list(userId?: number): Promise<ProductList>;
   /** The list's first products, newest first (a screenful to show while the whole list downloads); none: wait for the list. */
-  first?(userId?: number): Promise<Product[]>;
+  first?(): Promise<Product[]>;
   since(revision: number): Promise<ProductsSince>;
   lookup(barcode: string): Promise<Product | null>;
   adjust(id: number, body: QuantityChangeBody, key: string): Promise<Product>;
@@ -284,7 +284,7 @@ export class ProductStore {
     this.listError = null;
     this.emit();
     // Both asked for at once, the small first page first.
-    const first = this.api.first?.(this.options.userId);
+    const first = this.api.first?.();
     const whole = this.api.list(this.options.userId);
     if (first) void this.takeFirstPage(first);
     try {
