@@ -18,6 +18,11 @@ export class ReportsJob {
   private timer: NodeJS.Timeout | undefined;
   private first: NodeJS.Timeout | undefined;
   private running: Promise<{ stockDays: number; salesDays: number }> | undefined;
+  private startupDone: () => void = () => {};
+  /** Settles once the start-up run has finished (or the job was closed before it). */
+  readonly startup = new Promise<void>((resolve) => {
+    this.startupDone = resolve;
+  });
 
   constructor(
     private readonly db: Db,
@@ -27,7 +32,7 @@ export class ReportsJob {
 
   /** The first run waits a moment after start-up, so the catalogue and the first requests go first. */
   start(firstRunAfterMs = FIRST_RUN_AFTER_MS): void {
-    this.first = setTimeout(() => void this.runOnce(), firstRunAfterMs);
+    this.first = setTimeout(() => void this.runOnce().then(this.startupDone), firstRunAfterMs);
     this.first.unref();
     this.timer = setInterval(() => void this.runOnce(), EVERY_MS);
     this.timer.unref();
@@ -67,6 +72,7 @@ export class ReportsJob {
   async close(): Promise<void> {
     clearTimeout(this.first);
     clearInterval(this.timer);
+    this.startupDone();
     await this.running;
   }
 }
