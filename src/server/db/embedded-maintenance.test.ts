@@ -40,7 +40,13 @@ describe("the embedded database's maintenance (PGlite runs no autovacuum)", () =
       expect(await maintenance.runOnce()).toEqual([]);
       if (t.database.kind === "pglite") expect(await productStats()).toMatchObject({ dead: 600, vacuums: 0 });
       lastRequestAt = Date.now() - 5_000;
-      const done = await maintenance.runOnce();
+      // The app's own background work (webhook poll, reports, imports) may hold the one connection
+      // at that instant: maintenance then waits for another moment, as it does in a shop.
+      let done = await maintenance.runOnce();
+      for (let i = 0; i < 50 && t.database.kind === "pglite" && done.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        done = await maintenance.runOnce();
+      }
       if (t.database.kind === "postgres") {
         expect(done).toEqual([]);
         return;
