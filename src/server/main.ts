@@ -8,13 +8,22 @@ async function main() {
   // The database (on the embedded one, a process of its own) starts while the app's modules load.
   const opening = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   opening.catch(() => {}); // reported below, once awaited
-  const [{ buildApp }, { startBanner }, { loadTls }, { listeningUrls }, { reportSharedGtins }, { ensureFirstAdmin }] = await Promise.all([
+  const [
+    { buildApp },
+    { startBanner },
+    { loadTls },
+    { listeningUrls },
+    { reportSharedGtins },
+    { ensureFirstAdmin },
+    { warmImportBodyWorker },
+  ] = await Promise.all([
     import("./app.js"),
     import("./banner.js"),
     import("./https.js"),
     import("./lan.js"),
     import("./modules/products/products.service.js"),
     import("./modules/users/bootstrap.js"),
+    import("./modules/import/import-body.js"),
   ]);
   // HTTPS=1: the given certificate, or a self-signed one kept in the data folder.
   const tls = config.HTTPS
@@ -47,6 +56,7 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  warmImportBodyWorker();
   const { port } = app.server.address() as AddressInfo;
   console.log(
     startBanner({

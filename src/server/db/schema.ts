@@ -428,7 +428,8 @@ export const importChunks = pgTable(
     chunk: integer("chunk").notNull(),
     rowCount: integer("row_count").notNull(),
     start: integer("start"),
-    rows: jsonb("rows").notNull(),
+    /** The rows' JSON text as received, kept as text (uncompressed, migration 0017): stored once, read once, deleted when written. */
+    rows: text("rows").notNull(),
   },
   (t) => [primaryKey({ columns: [t.importId, t.part, t.chunk] }), index("import_chunks_start_idx").on(t.importId, t.start)],
 );

@@ -20,6 +20,11 @@ export class ImportBody {
     readonly firstRow: number | undefined,
   ) {}
 
+  /** Chunk `index`'s text and row count (every chunk but the last has IMPORT_CHUNK_ROWS rows). */
+  chunk(index: number): { text: string; rowCount: number } {
+    return { text: this.chunks[index] ?? "[]", rowCount: Math.min(IMPORT_CHUNK_ROWS, this.rowCount - index * IMPORT_CHUNK_ROWS) };
+  }
+
   /** The rows, parsed a chunk at a time (a dry run plans them here). */
   async rows(): Promise<unknown[]> {
     const rows: unknown[] = [];
@@ -108,6 +113,15 @@ function bodyWorker(): Worker {
   w.on("exit", (code) => fail(`the worker ended (exit code ${code})`));
   worker = w;
   return w;
+}
+
+/**
+ * Starts the worker now, so the first large import does not wait while it loads (its modules
+ * took 300-450 ms of that import's answer when run from source). Called by the server process
+ * once it listens, not by apps built in tests.
+ */
+export function warmImportBodyWorker(): void {
+  bodyWorker();
 }
 
 /** Reads an import body: in a worker thread when large, so the event loop never holds it in one piece. */

@@ -45,12 +45,18 @@ export async function deletePart(db: Db, id: string, part: number): Promise<void
   await db.delete(importChunks).where(and(eq(importChunks.importId, id), eq(importChunks.part, part)));
 }
 
-/** Stores chunks of one part (JSON arrays of at most IMPORT_CHUNK_ROWS rows, as text), numbered from `firstChunk`. */
-export async function insertChunks(db: Db, id: string, part: number, firstChunk: number, chunks: string[]): Promise<void> {
-  await db.execute(sql`
-    insert into import_chunks (import_id, part, chunk, row_count, rows)
-    select ${id}::uuid, ${part}::int, ${firstChunk}::int + c.ordinality::int - 1, jsonb_array_length(c.value), c.value
-    from jsonb_array_elements(${`[${chunks.join(",")}]`}::text::jsonb) with ordinality as c`);
+/** Stores chunks of one part (JSON arrays of rows, as text) with their row counts, numbered from `firstChunk`. */
+export async function insertChunks(
+  db: Db,
+  id: string,
+  part: number,
+  firstChunk: number,
+  chunks: Array<{ text: string; rowCount: number }>,
+): Promise<void> {
+  if (chunks.length === 0) return;
+  // One text parameter per chunk, as it is: nothing to escape or parse on either side.
+  const values = chunks.map((c, i) => sql`(${id}::uuid, ${part}::int, ${firstChunk + i}::int, ${c.rowCount}::int, ${c.text}::text)`);
+  await db.execute(sql`insert into import_chunks (import_id, part, chunk, row_count, rows) values ${sql.join(values, sql`, `)}`);
 }
 
 /** Recounts the rows staged in every part; answers the count. */
@@ -132,7 +138,7 @@ export async function chunkAt(
     .orderBy(desc(importChunks.start))
     .limit(1);
   if (!row || row.start === null) return undefined;
-  return { start: row.start, rowCount: row.rowCount, rows: row.rows as ImportRowInput[] };
+  return { start: row.start, rowCount: row.rowCount, rows: JSON.parse(row.rows) as ImportRowInput[] };
 }
 
 export interface BatchOutcome {

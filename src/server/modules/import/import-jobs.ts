@@ -132,13 +132,13 @@ async function ownJob(ctx: ServiceContext, id: string): Promise<ImportJobRow> {
 
 /** Stores a part's chunks (JSON text, import-body.ts) on the bulk path, a few chunks per statement. */
 async function stagePart(database: Database, id: string, part: number, body: ImportBody): Promise<void> {
-  const chunks = body.chunks;
   const db = database.bulk.db;
   await deletePart(db, id, part);
   const perStatement = CHUNKS_PER_STATEMENT[database.kind];
-  for (let c = 0; c < chunks.length; c += perStatement) {
+  for (let c = 0; c < body.chunks.length; c += perStatement) {
     await yieldToPeople(database);
-    await insertChunks(db, id, part, c, chunks.slice(c, c + perStatement));
+    const chunks = Array.from({ length: Math.min(perStatement, body.chunks.length - c) }, (_, i) => body.chunk(c + i));
+    await insertChunks(db, id, part, c, chunks);
   }
 }
 
