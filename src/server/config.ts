@@ -139,7 +139,7 @@ export const configSchema = z.object({
   /** A socket that has not authenticated within this time is dropped (10 s; tests shorten it). */
   SOCKET_AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(SOCKET_AUTH_TIMEOUT_MS),
   /** Rows an import batch (one short transaction) writes at most; fewer when batches take over 100 ms. */
-  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(5_000).default(500),
+  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(5_000).default(1_000),
   /** How long an import's runner holds it without writing a batch before another process (or the next start) takes it over. */
   IMPORT_LEASE_SECONDS: z.coerce.number().positive().default(15),
   /** Diagnostics and tests only: a pause inside each import batch's transaction, so a crash can land in the middle of one. */

@@ -5,7 +5,7 @@ import { IMPORT_MAX_ROWS, importRowInputSchema } from "../../../contract/import.
 import { runningBuilt } from "../../paths.js";
 
 /** Rows per stored chunk: a batch never spans two chunks, so this is also the largest batch. */
-export const IMPORT_CHUNK_ROWS = 500;
+export const IMPORT_CHUNK_ROWS = 1_000;
 /** Bodies from this size on are read in a worker thread: JSON.parse of a 50,000-row body alone holds a thread for 60-80 ms. */
 const WORKER_FROM_BYTES = 256 * 1024;
 

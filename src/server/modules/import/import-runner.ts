@@ -26,7 +26,7 @@ export interface ImportRunnerOptions {
 }
 
 export const IMPORT_RUNNER_DEFAULTS: Omit<ImportRunnerOptions, "ownsAll"> = {
-  maxBatchRows: 500,
+  maxBatchRows: 1_000,
   batchTargetMs: 100,
   leaseMs: 15_000,
   pollMs: 5_000,
