@@ -154,8 +154,17 @@ export interface BatchOutcome {
  * import and the cursor is still at `from` (the CTE `moved` answers the import's row then), and
  * stores the row errors. When `moved` is empty the caller rolls back: another runner has written
  * this batch or taken the import, and each row is written once, whoever runs it.
+ * `last`: the import's last batch. The others commit without waiting for their WAL to reach the
+ * disk (synchronous_commit off, for this transaction only): a crash may lose the last of them,
+ * cursor and rows together, and the import resumes before them and writes them again. The last
+ * batch waits, and with it every batch before it (the WAL is written in order), so an import
+ * answered done is on disk.
  */
-export function recordBatch(id: string, batch: { runner: string; from: number; to: number; leaseMs: number }, outcome: BatchOutcome): SQL {
+export function recordBatch(
+  id: string,
+  batch: { runner: string; from: number; to: number; leaseMs: number; last: boolean },
+  outcome: BatchOutcome,
+): SQL {
   const moved = sql`
       moved as (
         update imports set processed = ${batch.to}::int, touched_at = now(),
@@ -163,7 +172,7 @@ export function recordBatch(id: string, batch: { runner: string; from: number; t
           created = created + ${outcome.created}::int, updated = updated + ${outcome.updated}::int,
           skipped = skipped + ${outcome.skipped}::int, error_count = error_count + ${outcome.errors.length}::int
         where id = ${id}::uuid and runner = ${batch.runner} and processed = ${batch.from}::int and status = 'committing'
-        returning id
+        returning id${batch.last ? sql`` : sql`, set_config('synchronous_commit', 'off', true)`}
       )`;
   if (outcome.errors.length === 0) return moved;
   // Only once the cursor moved: the errors of a batch another runner wrote are stored already

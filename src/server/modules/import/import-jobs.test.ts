@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImportJob, ImportPreview } from "../../../contract/import.js";
 import { products } from "../../db/schema.js";
+import { rowsOf } from "../../db/sql.js";
 import { withTransaction } from "../../db/tx.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
@@ -133,17 +134,26 @@ describe("a batch and the import's cursor, moved in the batch's write statement"
     const runBatch = (runner: string) =>
       withTransaction(db, async (tx) => {
         const written = await writeBatch(tx, who, { firstRowNumber: 2, rows: batchRows, firstRowOf: () => undefined }, (outcome) =>
-          recordBatch(job.id, { runner, from: 0, to: 4, leaseMs: 60_000 }, outcome),
+          recordBatch(job.id, { runner, from: 0, to: 4, leaseMs: 60_000, last: false }, outcome),
         );
         if (!written.moved) throw notMoved;
-        return written;
+        // Not the import's last batch: it commits without waiting for the disk.
+        const [setting] = rowsOf<{ value: string }>(await tx.execute(sql`select current_setting('synchronous_commit') as value`));
+        return { ...written, synchronousCommit: setting?.value };
       });
 
     // Another runner than the one holding the import: what its statement wrote does not stay.
     await expect(runBatch("runner-b")).rejects.toBe(notMoved);
     expect(await created()).toBe(0);
 
-    expect(await runBatch("runner-a")).toMatchObject({ moved: true, created: 3, updated: 0, skipped: 1, revision: expect.any(Number) });
+    expect(await runBatch("runner-a")).toMatchObject({
+      moved: true,
+      created: 3,
+      updated: 0,
+      skipped: 1,
+      revision: expect.any(Number),
+      synchronousCommit: "off",
+    });
     expect(await findJob(db, job.id)).toMatchObject({ processed: 4, created: 3, updated: 0, skipped: 1, errorCount: 1 });
     expect(await jobErrors(db, job.id)).toEqual(["Row 5: Missing required field 'barcode'"]);
     expect(await created()).toBe(1);

@@ -168,7 +168,7 @@ export class ImportRunner {
     const { to, rows } = await stored.slice(from, size);
     return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
       if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
-      const batch = { runner: this.id, from, to, leaseMs: this.options.leaseMs };
+      const batch = { runner: this.id, from, to, leaseMs: this.options.leaseMs, last: to >= job.rows };
       const written = await writeBatch(
         tx,
         who,
