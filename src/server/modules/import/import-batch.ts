@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
-import { checkImportRow, IMPORT_FIELDS, type ImportField, type ImportRow, type ImportRowInput } from "../../../contract/import.js";
+import { IMPORT_FIELDS, type ImportField, type ImportRow, type RowCheck } from "../../../contract/import.js";
 import { centsToAmount } from "../../../contract/money.js";
 import { csvMessages } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
@@ -25,11 +25,10 @@ export class BatchRaced extends Error {
   }
 }
 
-/** Rows as received, with their file row numbers. */
+/** Rows as received, checked (checkImportRow, import-rows.ts), with their file row numbers. */
 export interface BatchRows {
   firstRowNumber: number;
-  /** As stored: each row's shape was checked when it was received (import-body.ts). */
-  rows: ImportRowInput[];
+  checks: RowCheck[];
   /** The file row of the import's first valid row with a GTIN key (import-rows.ts): a later one is a duplicate. */
   firstRowOf: (key: string) => number | undefined;
 }
@@ -60,9 +59,8 @@ const show = (field: string, value: unknown): string => {
 export async function writeBatch(tx: Db, who: Importer, batch: BatchRows, record: (outcome: BatchOutcome) => SQL): Promise<BatchWritten> {
   const outcome: BatchOutcome = { created: 0, updated: 0, skipped: 0, errors: [] };
   const rows: Array<{ row: number; values: ImportRow; key: string }> = [];
-  batch.rows.forEach((input, i) => {
+  batch.checks.forEach((check, i) => {
     const row = batch.firstRowNumber + i;
-    const check = checkImportRow(input, row - 2);
     if (!check.ok) {
       for (const message of check.errors) outcome.errors.push({ row, message });
       return;
@@ -110,7 +108,7 @@ export async function writeBatch(tx: Db, who: Importer, batch: BatchRows, record
   // inserted or the statement fails (checked below), so the cursor moves with them in the same statement.
   outcome.created = creates.length;
   outcome.updated = updates.length;
-  outcome.skipped = batch.rows.length - outcome.created - outcome.updated;
+  outcome.skipped = batch.checks.length - outcome.created - outcome.updated;
   outcome.errors.sort((a, b) => a.row - b.row);
   // Every product the batch writes is locked (or new): its revision is above every change committed before.
   const written = await writeProducts(tx, who, creates, updates, record(outcome));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ImportJob, ImportPreview } from "../../../contract/import.js";
+import { checkImportRow, type ImportJob, type ImportPreview } from "../../../contract/import.js";
 import { products } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 import { withTransaction } from "../../db/tx.js";
@@ -133,8 +133,11 @@ describe("a batch and the import's cursor, moved in the batch's write statement"
     // As ImportRunner.batch: one transaction, rolled back when the cursor did not move.
     const runBatch = (runner: string) =>
       withTransaction(db, async (tx) => {
-        const written = await writeBatch(tx, who, { firstRowNumber: 2, rows: batchRows, firstRowOf: () => undefined }, (outcome) =>
-          recordBatch(job.id, { runner, from: 0, to: 4, leaseMs: 60_000, last: false }, outcome),
+        const written = await writeBatch(
+          tx,
+          who,
+          { firstRowNumber: 2, checks: batchRows.map(checkImportRow), firstRowOf: () => undefined },
+          (outcome) => recordBatch(job.id, { runner, from: 0, to: 4, leaseMs: 60_000, last: false }, outcome),
         );
         if (!written.moved) throw notMoved;
         // Not the import's last batch: it commits without waiting for the disk.

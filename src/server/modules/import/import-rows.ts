@@ -1,15 +1,15 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { gtinKey } from "../../../contract/gtin.js";
-import { checkImportRow, type ImportRowInput } from "../../../contract/import.js";
+import { checkImportRow, type ImportRowInput, type RowCheck } from "../../../contract/import.js";
 import type { Database } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
 import { IMPORT_CHUNK_ROWS } from "./import-body.js";
 import { chunkAt } from "./import-jobs.repo.js";
 
-interface Chunk {
+/** A chunk's rows, each checked (checkImportRow) with its row number in the file. */
+interface CheckedChunk {
   start: number;
-  rowCount: number;
-  rows: ImportRowInput[];
+  checks: RowCheck[];
 }
 
 /**
@@ -20,26 +20,28 @@ interface Chunk {
 export type StagedChunks = readonly string[];
 
 /**
- * A committed import's stored rows as the runner reads them: chunk by chunk (a chunk is read once
- * per batch run through it, not once per batch), and the first valid row of every barcode (its
- * GTIN key) in the whole import, worked out once before the first batch. A later row with the same
- * key is a duplicate wherever it falls. The stored rows never change once committed, so a runner
- * that resumes an import works the same answer out again.
+ * A committed import's stored rows as the runner reads them, checked: chunk by chunk (a chunk is
+ * read and checked once per batch run through it, not once per batch), and the first valid row of
+ * every barcode (its GTIN key) in the whole import, worked out once before the first batch. A
+ * later row with the same key is a duplicate wherever it falls. The stored rows never change once
+ * committed, so a runner that resumes an import works the same answer out again. Rows this
+ * process staged (a one-call import: at most IMPORT_MAX_ROWS) are checked once and kept checked.
  */
 export class StoredImportRows {
-  private chunk: Chunk | undefined;
+  private chunk: CheckedChunk | undefined;
 
   private constructor(
     private readonly database: Database,
     private readonly importId: string,
     private readonly total: number,
+    private readonly firstRowNumber: number,
     private readonly firstRows: Map<string, number>,
-    private readonly staged: StagedChunks | undefined,
+    private readonly staged: CheckedChunk[] | undefined,
   ) {}
 
   /**
-   * Reads every chunk once (one statement each, people first between them; or from `staged`,
-   * the texts this process stored) to find each key's first row.
+   * Reads and checks every chunk once (one statement each, people first between them; or from
+   * `staged`, the texts this process stored) to find each key's first row.
    */
   static async load(
     database: Database,
@@ -49,35 +51,35 @@ export class StoredImportRows {
     staged?: StagedChunks,
   ): Promise<StoredImportRows> {
     const firstRows = new Map<string, number>();
+    const kept: CheckedChunk[] | undefined = staged ? [] : undefined;
     for (let index = 0; index < total; ) {
-      let chunk: Chunk | undefined;
+      let chunk: { start: number; rows: ImportRowInput[] } | undefined;
       if (staged) chunk = StoredImportRows.fromStaged(staged, index);
       else {
         await yieldToPeople(database);
         chunk = await chunkAt(database.bulk.db, importId, index);
       }
       if (!chunk) break;
-      chunk.rows.forEach((input, i) => {
-        const row = firstRowNumber + chunk.start + i;
-        const check = checkImportRow(input, row - 2);
-        if (!check.ok) return;
-        const key = gtinKey(check.row.barcode);
-        if (!firstRows.has(key)) firstRows.set(key, row);
+      const checked = check(chunk, firstRowNumber);
+      checked.checks.forEach((c, i) => {
+        if (!c.ok) return;
+        const key = gtinKey(c.row.barcode);
+        if (!firstRows.has(key)) firstRows.set(key, firstRowNumber + chunk.start + i);
       });
-      index = chunk.start + chunk.rowCount;
+      kept?.push(checked);
+      index = chunk.start + chunk.rows.length;
       // One chunk's checks at a time: a large import never holds the event loop for long.
       await nextTurn();
     }
-    return new StoredImportRows(database, importId, total, firstRows, staged);
+    return new StoredImportRows(database, importId, total, firstRowNumber, firstRows, kept);
   }
 
   /** The staged chunk holding row index `index` (every chunk but the last has IMPORT_CHUNK_ROWS rows). */
-  private static fromStaged(staged: StagedChunks, index: number): Chunk | undefined {
+  private static fromStaged(staged: StagedChunks, index: number): { start: number; rows: ImportRowInput[] } | undefined {
     const at = Math.floor(index / IMPORT_CHUNK_ROWS);
     const text = staged[at];
     if (text === undefined) return undefined;
-    const rows = JSON.parse(text) as ImportRowInput[];
-    return { start: at * IMPORT_CHUNK_ROWS, rowCount: rows.length, rows };
+    return { start: at * IMPORT_CHUNK_ROWS, rows: JSON.parse(text) as ImportRowInput[] };
   }
 
   /** The file row where the import's first valid row with this GTIN key is. */
@@ -85,16 +87,21 @@ export class StoredImportRows {
     return this.firstRows.get(key);
   }
 
-  /** Up to `size` rows from row index `from`, within one chunk; `to` is the index after the last. */
-  async slice(from: number, size: number): Promise<{ to: number; rows: ImportRowInput[] }> {
-    if (from >= this.total) return { to: from, rows: [] };
-    let chunk = this.chunk;
-    if (!chunk || from < chunk.start || from >= chunk.start + chunk.rowCount) {
-      chunk = this.staged ? StoredImportRows.fromStaged(this.staged, from) : await chunkAt(this.database.bulk.db, this.importId, from);
-      if (!chunk) throw new Error(`Import ${this.importId}: no stored rows at ${from}`);
+  /** Up to `size` rows from row index `from`, checked, within one chunk; `to` is the index after the last. */
+  async slice(from: number, size: number): Promise<{ to: number; checks: RowCheck[] }> {
+    if (from >= this.total) return { to: from, checks: [] };
+    let chunk = this.staged?.[Math.floor(from / IMPORT_CHUNK_ROWS)] ?? this.chunk;
+    if (!chunk || from < chunk.start || from >= chunk.start + chunk.checks.length) {
+      const read = await chunkAt(this.database.bulk.db, this.importId, from);
+      if (!read) throw new Error(`Import ${this.importId}: no stored rows at ${from}`);
+      chunk = check(read, this.firstRowNumber);
       this.chunk = chunk;
     }
-    const to = Math.min(from + size, chunk.start + chunk.rowCount);
-    return { to, rows: chunk.rows.slice(from - chunk.start, to - chunk.start) };
+    const to = Math.min(from + size, chunk.start + chunk.checks.length);
+    return { to, checks: chunk.checks.slice(from - chunk.start, to - chunk.start) };
   }
+}
+
+function check(chunk: { start: number; rows: ImportRowInput[] }, firstRowNumber: number): CheckedChunk {
+  return { start: chunk.start, checks: chunk.rows.map((input, i) => checkImportRow(input, firstRowNumber + chunk.start + i - 2)) };
 }

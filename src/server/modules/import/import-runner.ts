@@ -165,14 +165,14 @@ export class ImportRunner {
     event: ThrottledEvent,
   ): Promise<number | null> {
     // Read before the transaction: stored rows never change once the import is committed.
-    const { to, rows } = await stored.slice(from, size);
+    const { to, checks } = await stored.slice(from, size);
     return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
       if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
       const batch = { runner: this.id, from, to, leaseMs: this.options.leaseMs, last: to >= job.rows };
       const written = await writeBatch(
         tx,
         who,
-        { firstRowNumber: job.firstRow + from, rows, firstRowOf: (key) => stored.firstRowOf(key) },
+        { firstRowNumber: job.firstRow + from, checks, firstRowOf: (key) => stored.firstRowOf(key) },
         (outcome) => recordBatch(job.id, batch, outcome),
       );
       if (!written.moved) throw new LeaseLost();
