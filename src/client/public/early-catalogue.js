@@ -5,7 +5,8 @@
 // (features/products/api/list-products.ts takeEarlyCatalogue); the session cookie decides, as for
 // any request. Unclaimed, it is dropped after 30 seconds. A first page of the list, and for any
 // returning user the session check (/api/auth/me, /api/auth/verify-permissions), are sent from
-// here too, as answers lib/http.ts takes (`early`).
+// here too, as answers lib/http.ts takes (`early`); and the inventory screen's code (the files the
+// build lists in <meta name="blez-inventory-code">) is preloaded, as the app preloads it once running.
 (() => {
   // As lib/json-slices.ts parseResponseInSlices (this file is not part of the bundle: keep the two
   // alike): the body read a chunk at a time and parsed in slices of about SLICE_CHARS characters
@@ -99,6 +100,16 @@
       }, 30000);
     };
     if (user.role === "streamer" || permissions.canManageProducts === false) return session();
+    // The inventory screen's code: fetched beside the catalogue, not once the app's own code has
+    // run (the app's import then finds it loaded). The same links as Vite's preload makes.
+    const code = document.querySelector('meta[name="blez-inventory-code"]')?.getAttribute("content") ?? "";
+    for (const href of code.split(" ").filter(Boolean)) {
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.crossOrigin = "";
+      link.href = href;
+      document.head.append(link);
+    }
     if (typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return session();
     // A first page first (FIRST_PAGE_PRODUCTS in contract/rules.ts: keep the two alike), shown
     // while the whole list downloads.
