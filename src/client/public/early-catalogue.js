@@ -99,18 +99,24 @@
         if (window.__blezEarlyAnswers === answers) window.__blezEarlyAnswers = undefined;
       }, 30000);
     };
-    if (user.role === "streamer" || permissions.canManageProducts === false) return session();
     // The inventory screen's code: fetched beside the catalogue, not once the app's own code has
-    // run (the app's import then finds it loaded). The same links as Vite's preload makes.
-    const code = document.querySelector('meta[name="blez-inventory-code"]')?.getAttribute("content") ?? "";
-    for (const href of code.split(" ").filter(Boolean)) {
-      const link = document.createElement("link");
-      link.rel = "modulepreload";
-      link.crossOrigin = "";
-      link.href = href;
-      document.head.append(link);
+    // run (the app's import then finds it loaded). The same links as Vite's preload makes. Added
+    // after the requests: the session check and the first page go first on the connections.
+    const preloadInventoryCode = () => {
+      const code = document.querySelector('meta[name="blez-inventory-code"]')?.getAttribute("content") ?? "";
+      for (const href of code.split(" ").filter(Boolean)) {
+        const link = document.createElement("link");
+        link.rel = "modulepreload";
+        link.crossOrigin = "";
+        link.href = href;
+        document.head.append(link);
+      }
+    };
+    if (user.role === "streamer" || permissions.canManageProducts === false) return session();
+    if (typeof TextDecoder !== "function" || typeof ReadableStream !== "function") {
+      session();
+      return preloadInventoryCode();
     }
-    if (typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return session();
     // A first page first (FIRST_PAGE_PRODUCTS in contract/rules.ts: keep the two alike), shown
     // while the whole list downloads.
     early("/api/products?limit=100");
@@ -126,6 +132,7 @@
     const catalogue = { userId: user.id, list };
     window.__blezEarlyCatalogue = catalogue;
     session();
+    preloadInventoryCode();
     setTimeout(() => {
       if (window.__blezEarlyCatalogue === catalogue) window.__blezEarlyCatalogue = undefined;
     }, 30000);
