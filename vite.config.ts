@@ -1,9 +1,47 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { VitePWA } from "vite-plugin-pwa";
 import { THEME_COLOR } from "./src/client/features/theme/theme-colors";
+
+/**
+ * The inventory screen's code, listed in the page's head (`<meta name="blez-inventory-code">`:
+ * its chunk and the chunks it imports that the entry does not): public/early-catalogue.js preloads
+ * them for a returning user whose first screen is the inventory, before the app's own code runs.
+ */
+function inventoryCodeInHead(): Plugin {
+  return {
+    name: "blez-inventory-code-in-head",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(html, { bundle, chunk: entry }) {
+        const chunks = new Map<string, { imports: string[] }>();
+        let screen: string | undefined;
+        for (const out of Object.values(bundle ?? {})) {
+          if (out.type !== "chunk") continue;
+          chunks.set(out.fileName, out);
+          if (out.facadeModuleId?.endsWith("/features/inventory/components/inventory-view.tsx")) screen = out.fileName;
+        }
+        if (!entry || !screen) throw new Error("inventoryCodeInHead: no entry chunk or no inventory-view chunk");
+        const withImports = (file: string, into = new Set<string>()) => {
+          if (!into.has(file)) {
+            into.add(file);
+            for (const dep of chunks.get(file)?.imports ?? []) withImports(dep, into);
+          }
+          return into;
+        };
+        const loaded = withImports(entry.fileName);
+        const files = [...withImports(screen)].filter((file) => !loaded.has(file));
+        // Right before the script that reads it.
+        const script = '<script src="/early-catalogue.js"></script>';
+        if (!html.includes(script)) throw new Error("inventoryCodeInHead: index.html has no early-catalogue.js script");
+        return html.replace(script, `<meta name="blez-inventory-code" content="${files.map((f) => `/${f}`).join(" ")}" />\n    ${script}`);
+      },
+    },
+  };
+}
 
 /** The API server `npm run dev` starts beside Vite. */
 const API_TARGET = `http://localhost:${process.env.API_PORT ?? 3001}`;
@@ -14,6 +52,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    inventoryCodeInHead(),
     // An installable app: a web app manifest and a service worker (Workbox) that keeps the built
     // app, so it opens from the home screen without the network. Registered by main.tsx in
     // production builds only; API calls and the live connection never go through its cache.

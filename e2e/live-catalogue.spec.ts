@@ -166,6 +166,21 @@ test("a returning user's catalogue is asked for before the app's code runs, once
   expect(started.catalogue).toBeLessThan(started.sessionCheck);
 });
 
+test("a returning user's inventory code is asked for from the page's head, before the app's own code", async ({ page }) => {
+  await openInventory(page);
+  await page.reload();
+  await expect(page.getByText("Loading products...")).toHaveCount(0, { timeout: 60_000 });
+  // The inventory screen's chunk has one preload link: the head script's, placed before the
+  // entry's script (Vite's own, had the app made it, would come after it).
+  const linksBeforeEntry = await page.evaluate(() => {
+    const entry = document.querySelector('script[type="module"][src]');
+    return [...document.querySelectorAll('link[rel="modulepreload"]')]
+      .filter((link) => link.getAttribute("href")?.includes("inventory-view"))
+      .map((link) => entry !== null && (link.compareDocumentPosition(entry) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0);
+  });
+  expect(linksBeforeEntry).toEqual([true]);
+});
+
 test("the catalogue's first page shows while the whole list downloads, never as a count or a search result, and the list replaces it", async ({
   page,
 }) => {

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import type { InventoryUpdate, LowStockEvent, ShowUpdate } from "../contract/events";
-import { Spinner } from "./components/ui/spinner";
+import { Spinner, ViewLoading } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, rememberedSession, useAuth } from "./features/auth";
 import { IntegrationsView } from "./features/integrations";
 import { InventoryView, preloadInventoryView } from "./features/inventory";
@@ -23,14 +23,6 @@ function LoadingScreen() {
       <Spinner label="Loading" />
       <p>Loading...</p>
     </main>
-  );
-}
-
-function ViewLoading() {
-  return (
-    <div className="flex justify-center p-8">
-      <Spinner label="Loading view" />
-    </div>
   );
 }
 
@@ -114,15 +106,17 @@ function LiveProducts({ children }: { children: ReactNode }) {
   );
 }
 
-/** A returning user whose first screen is the inventory (as this device last saw them): its code loads while the session is checked, not after. */
-function preloadFirstScreen() {
+/**
+ * A returning user whose first screen is the inventory (as this device last saw them): its code
+ * loads while the session is checked, not after. Called by main.tsx before the first render.
+ */
+export function preloadFirstScreen() {
   const kept = rememberedSession();
   if (kept && defaultView(kept.user.role, kept.permissions) === "inventory") void preloadInventoryView();
 }
 
 function Gate() {
   const { status, user } = useAuth();
-  useEffect(preloadFirstScreen, []);
   if (status === "loading") return <LoadingScreen />;
   if (status === "signed-out" || !user) return <LoginScreen />;
   return (

@@ -1,8 +1,10 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./app";
+import { App, preloadFirstScreen } from "./app";
 import "./styles.css";
 
+// Before the first render: the first screen's code downloads beside the session check.
+preloadFirstScreen();
 const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(

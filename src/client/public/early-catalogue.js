@@ -5,7 +5,8 @@
 // (features/products/api/list-products.ts takeEarlyCatalogue); the session cookie decides, as for
 // any request. Unclaimed, it is dropped after 30 seconds. A first page of the list, and for any
 // returning user the session check (/api/auth/me, /api/auth/verify-permissions), are sent from
-// here too, as answers lib/http.ts takes (`early`).
+// here too, as answers lib/http.ts takes (`early`); and the inventory screen's code (the files the
+// build lists in <meta name="blez-inventory-code">) is preloaded, as the app preloads it once running.
 (() => {
   // As lib/json-slices.ts parseResponseInSlices (this file is not part of the bundle: keep the two
   // alike): the body read a chunk at a time and parsed in slices of about SLICE_CHARS characters
@@ -98,8 +99,24 @@
         if (window.__blezEarlyAnswers === answers) window.__blezEarlyAnswers = undefined;
       }, 30000);
     };
+    // The inventory screen's code: fetched beside the catalogue, not once the app's own code has
+    // run (the app's import then finds it loaded). The same links as Vite's preload makes. Added
+    // after the requests: the session check and the first page go first on the connections.
+    const preloadInventoryCode = () => {
+      const code = document.querySelector('meta[name="blez-inventory-code"]')?.getAttribute("content") ?? "";
+      for (const href of code.split(" ").filter(Boolean)) {
+        const link = document.createElement("link");
+        link.rel = "modulepreload";
+        link.crossOrigin = "";
+        link.href = href;
+        document.head.append(link);
+      }
+    };
     if (user.role === "streamer" || permissions.canManageProducts === false) return session();
-    if (typeof TextDecoder !== "function" || typeof ReadableStream !== "function") return session();
+    if (typeof TextDecoder !== "function" || typeof ReadableStream !== "function") {
+      session();
+      return preloadInventoryCode();
+    }
     // A first page first (FIRST_PAGE_PRODUCTS in contract/rules.ts: keep the two alike), shown
     // while the whole list downloads.
     early("/api/products?limit=100");
@@ -115,6 +132,7 @@
     const catalogue = { userId: user.id, list };
     window.__blezEarlyCatalogue = catalogue;
     session();
+    preloadInventoryCode();
     setTimeout(() => {
       if (window.__blezEarlyCatalogue === catalogue) window.__blezEarlyCatalogue = undefined;
     }, 30000);

@@ -9,3 +9,12 @@ export function Spinner({ label = "Loading", className }: { label?: string; clas
     </span>
   );
 }
+
+/** A view's place while its code loads. */
+export function ViewLoading() {
+  return (
+    <div className="flex justify-center p-8">
+      <Spinner label="Loading view" />
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
+import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import type { Product } from "../../../contract/products";
 import { NO_DETAILS } from "../../../contract/rules";
-import { parseCsvText } from "../csv";
 import { stockValue, stockValueCsv } from "./stock-value";
 
 const product = (id: number, quantity: number, price: number | null, cost: number | null): Product => ({
@@ -30,8 +30,9 @@ describe("stock value", () => {
   });
 
   it("writes a report row per product and a total", () => {
-    const csv = parseCsvText(stockValueCsv([product(1, 2, 1250, 800), product(2, 1, null, null)]));
-    expect(csv.rows).toEqual([
+    const csv = Papa.parse(stockValueCsv([product(1, 2, 1250, 800), product(2, 1, null, null)]), { header: true });
+    expect(csv.errors).toEqual([]);
+    expect(csv.data).toEqual([
       {
         barcode: "B1",
         product_name: "Card 1",

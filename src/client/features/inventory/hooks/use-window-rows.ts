@@ -25,8 +25,11 @@ export function useWindowRows(count: number, rowPx: number, margin: number, over
     };
     window.addEventListener("scroll", update, { passive: true });
     window.addEventListener("resize", update);
-    setView(viewNow());
+    // A scroll since the render is read at the next frame, which lays the page out anyway: read
+    // here, the scroll position would force the layout of the rows this commit just mounted.
+    const frame = requestAnimationFrame(update);
     return () => {
+      cancelAnimationFrame(frame);
       window.removeEventListener("scroll", update);
       window.removeEventListener("resize", update);
     };
