@@ -1,12 +1,10 @@
-import { asc, gt, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { products } from "../../db/schema.js";
+import { rowsOf } from "../../db/sql.js";
 import { type JsonParts, joinJsonParts, PartPool } from "./json-parts.js";
-import { toProduct } from "./products.presenter.js";
 import { type CatalogueRevision, readCatalogueRevision } from "./products.repo.js";
 
-/** One product as the list sends it: its JSON text (toProduct), with what the list is ordered by. */
+/** One product as the list sends it: product_json() text, with what the list is ordered by. */
 interface Entry {
   id: number;
   revision: number;
@@ -17,9 +15,6 @@ interface Entry {
 
 /** Products read per statement: on the embedded database a statement holds its only connection, so each stays short. */
 const PAGE_ROWS = 1_000;
-const p = alias(products, "p");
-/** A page: which products, in which order (each page starts after the last row of the one before). */
-type Page = { where: SQL; orderBy: SQL[] };
 
 /**
  * The catalogue in this process's memory, kept current by revision: loaded once a page at a
@@ -89,40 +84,33 @@ export class CatalogueMirror {
     const now = await readCatalogueRevision(this.db);
     if (this.revision < 0) {
       // The first load, by id; changes made while it runs are read by the next catch-up.
-      await this.readPages((last) => ({ where: gt(p.id, last?.id ?? 0), orderBy: [asc(p.id)] }));
+      await this.readPages((last) => sql`p.id > ${last?.id ?? 0} order by p.id`);
     } else {
       const from = this.revision;
       await this.readPages(
         // Changes above the watermark are read too (committed, visible); the next catch-up starts at
         // the watermark again, so a change still in flight below them is read once it commits.
-        (last) => ({
-          where: last ? sql`(${p.revision}, ${p.id}) > (${last.revision}::bigint, ${last.id}::int)` : sql`${p.revision} > ${from}::bigint`,
-          orderBy: [asc(p.revision), asc(p.id)],
-        }),
+        (last) =>
+          last
+            ? sql`(p.revision, p.id) > (${last.revision}::bigint, ${last.id}::int) order by p.revision, p.id`
+            : sql`p.revision > ${from}::bigint order by p.revision, p.id`,
       );
     }
     this.revision = Math.max(this.revision, now.watermark);
     return now;
   }
 
-  /**
-   * Reads products a page at a time, each page after the last row of the one before. The JSON is
-   * made here from the columns, not by product_json() in the statement: on the embedded database
-   * the one connection was held three times as long for it (10 ms a thousand products against 3),
-   * while every import batch and tap waited.
-   */
-  private async readPages(page: (last: Entry | undefined) => Page): Promise<void> {
+  /** Reads products a page at a time, each page after the last row of the one before. */
+  private async readPages(page: (last: Entry | undefined) => SQL): Promise<void> {
     let last: Entry | undefined;
     for (;;) {
-      const { where, orderBy } = page(last);
-      const rows = await this.db
-        .select({ row: p, created: sql<string>`(extract(epoch from ${p.createdAt}) * 1000000)::bigint` })
-        .from(p)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(PAGE_ROWS);
-      for (const { row, created } of rows) {
-        last = { id: row.id, revision: row.revision, created: Number(created), json: JSON.stringify(toProduct(row)) };
+      const rows = rowsOf<{ id: number; revision: string | number; created: string | number; json: string }>(
+        await this.db.execute(sql`
+          select p.id, p.revision, (extract(epoch from p.created_at) * 1000000)::bigint as created, product_json(p)::text as json
+          from products p where ${page(last)} limit ${PAGE_ROWS}`),
+      );
+      for (const r of rows) {
+        last = { id: r.id, revision: Number(r.revision), created: Number(r.created), json: r.json };
         this.put({ ...last });
       }
       if (rows.length < PAGE_ROWS) return;
