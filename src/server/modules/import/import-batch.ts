@@ -31,6 +31,12 @@ export interface BatchRows {
   checks: RowCheck[];
   /** The file row of the import's first valid row with a GTIN key (import-rows.ts): a later one is a duplicate. */
   firstRowOf: (key: string) => number | undefined;
+  /**
+   * Whether a row's product may exist (import-rows.ts `mayExist`): the others are inserted without
+   * being looked up, and a product made since under one of their barcodes makes the insert fail
+   * (BatchRaced: the batch is planned again, every row looked up). Absent: every row is looked up.
+   */
+  mayExist?: (key: string, barcode: string) => boolean;
 }
 
 export interface BatchWritten extends BatchOutcome {
@@ -74,9 +80,10 @@ export async function writeBatch(tx: Db, who: Importer, batch: BatchRows, record
     rows.push({ row, values: check.row, key });
   });
 
+  const mayExist = batch.mayExist;
   const locked = await findProductsByBarcodes(
     tx,
-    rows.map((r) => r.values.barcode),
+    rows.flatMap((r) => (!mayExist || mayExist(r.key, r.values.barcode) ? [r.values.barcode] : [])),
     true,
   );
   const byBarcode = new Map(locked.map((p) => [p.barcode, p]));

@@ -121,6 +121,7 @@ export class ImportRunner {
     // embedded database, where every request waits for the batch in hand), then nextBatchSize.
     let size = Math.min(this.options.maxBatchRows, FIRST_BATCH_ROWS);
     let failures = 0;
+    let lookUpAll = false;
     const stored = await StoredImportRows.load(this.database, job.id, job.rows, job.firstRow, staged);
     try {
       for (;;) {
@@ -128,13 +129,18 @@ export class ImportRunner {
         await yieldToPeople(this.database);
         const started = performance.now();
         try {
-          const done = await this.batch(job, stored, processed, size, who, event);
+          const done = await this.batch(job, stored, processed, size, who, event, lookUpAll);
+          lookUpAll = false;
           failures = 0;
           if (done === null) return;
           processed = done;
         } catch (err) {
           if (err instanceof LeaseLost) throw err;
-          if (err instanceof BatchRaced) continue;
+          // A product was made meanwhile under a barcode of the batch: planned again, every row looked up.
+          if (err instanceof BatchRaced) {
+            lookUpAll = true;
+            continue;
+          }
           if (isDatabaseUnavailable(err)) {
             await delay(1_000);
             continue;
@@ -165,6 +171,7 @@ export class ImportRunner {
     size: number,
     who: Parameters<typeof writeBatch>[1],
     event: ThrottledEvent,
+    lookUpAll: boolean,
   ): Promise<number | null> {
     // Read before the transaction: stored rows never change once the import is committed.
     const { to, checks } = await stored.slice(from, size);
@@ -174,7 +181,12 @@ export class ImportRunner {
       const written = await writeBatch(
         tx,
         who,
-        { firstRowNumber: job.firstRow + from, checks, firstRowOf: (key) => stored.firstRowOf(key) },
+        {
+          firstRowNumber: job.firstRow + from,
+          checks,
+          firstRowOf: (key) => stored.firstRowOf(key),
+          mayExist: lookUpAll ? undefined : (key, barcode) => stored.mayExist(key, barcode),
+        },
         (outcome) => recordBatch(job.id, batch, outcome),
       );
       if (!written.moved) throw new LeaseLost();

@@ -50,6 +50,20 @@ export async function findProductsByBarcodes(db: Db, barcodes: string[], lock = 
   return lock ? query.for("update") : query;
 }
 
+/**
+ * The barcodes and GTIN keys of the products these barcodes match as findProductsByBarcodes
+ * matches them (no lock, nothing else read): which rows of an import may update a product.
+ */
+export async function existingBarcodes(db: Db, barcodes: string[]): Promise<string[]> {
+  if (barcodes.length === 0) return [];
+  const keys = [...new Set(barcodes.map(gtinKey))];
+  const rows = await db
+    .select({ barcode: products.barcode, barcodeKey: products.barcodeKey })
+    .from(products)
+    .where(sql`${products.barcodeKey} = any(${textArray(keys)}) or ${products.barcode} = any(${textArray(barcodes)})`);
+  return rows.flatMap((r) => (r.barcodeKey === null ? [r.barcode] : [r.barcode, r.barcodeKey]));
+}
+
 /** Locks products by id, in id order. */
 export async function lockProductsById(tx: Db, ids: number[]): Promise<ProductRow[]> {
   if (ids.length === 0) return [];
