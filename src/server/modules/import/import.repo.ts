@@ -34,33 +34,33 @@ const detailPairs = sql.raw(DETAIL_FIELDS.map((f) => `'${f}', c.${f}`).join(", "
 const recordColumns = sql.raw(IMPORT_COLUMNS.map(([f, type]) => `${f} ${type}`).join(", "));
 
 /**
- * The existing products with these barcodes or another form of their GTINs (contract/gtin.ts).
- * `lock`: locked for update, in id order (every writer of many products locks in that order, so
- * two never deadlock); else a snapshot to plan against.
+ * The products named by these barcodes: the same barcode, or another form of its GTIN
+ * (contract/gtin.ts). `= any(array)`: two index scans (a subquery here made the planner scan the
+ * whole table).
+ */
+function namedBy(barcodes: string[]): SQL {
+  const keys = [...new Set(barcodes.map(gtinKey))];
+  return sql`${products.barcodeKey} = any(${textArray(keys)}) or ${products.barcode} = any(${textArray(barcodes)})`;
+}
+
+/**
+ * The existing products with these barcodes or another form of their GTINs. `lock`: locked for
+ * update, in id order (every writer of many products locks in that order, so two never deadlock);
+ * else a snapshot to plan against.
  */
 export async function findProductsByBarcodes(db: Db, barcodes: string[], lock = false): Promise<ProductRow[]> {
   if (barcodes.length === 0) return [];
-  const keys = [...new Set(barcodes.map(gtinKey))];
-  const query = db
-    .select()
-    .from(products)
-    // = any(array): two index scans (a subquery here made the planner scan the whole table).
-    .where(sql`${products.barcodeKey} = any(${textArray(keys)}) or ${products.barcode} = any(${textArray(barcodes)})`)
-    .orderBy(products.id);
+  const query = db.select().from(products).where(namedBy(barcodes)).orderBy(products.id);
   return lock ? query.for("update") : query;
 }
 
 /**
- * The barcodes and GTIN keys of the products these barcodes match as findProductsByBarcodes
- * matches them (no lock, nothing else read): which rows of an import may update a product.
+ * The barcodes and GTIN keys of the products findProductsByBarcodes would find (no lock, nothing
+ * else read): which rows of an import may update a product.
  */
 export async function existingBarcodes(db: Db, barcodes: string[]): Promise<string[]> {
   if (barcodes.length === 0) return [];
-  const keys = [...new Set(barcodes.map(gtinKey))];
-  const rows = await db
-    .select({ barcode: products.barcode, barcodeKey: products.barcodeKey })
-    .from(products)
-    .where(sql`${products.barcodeKey} = any(${textArray(keys)}) or ${products.barcode} = any(${textArray(barcodes)})`);
+  const rows = await db.select({ barcode: products.barcode, barcodeKey: products.barcodeKey }).from(products).where(namedBy(barcodes));
   return rows.flatMap((r) => (r.barcodeKey === null ? [r.barcode] : [r.barcode, r.barcodeKey]));
 }
 
