@@ -13,15 +13,15 @@ const QUIET_MS = 10_000;
  * its last analysis pass 50 + 10%. `reltuples` is -1 for a table never vacuumed nor analysed.
  */
 const DUE_TABLES = `
-  select s.relname as table,
-    (s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
-      or s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0)) as vacuum
-  from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-  where s.schemaname = 'public' and (
-    s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
-    or s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0)
-    or s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0))
-  order by s.n_dead_tup + s.n_mod_since_analyze desc`;
+  select "table", vacuum_due as vacuum from (
+    select s.relname as "table", s.n_dead_tup + s.n_mod_since_analyze as changed,
+      (s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
+        or s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0)) as vacuum_due,
+      s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analysis_due
+    from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+    where s.schemaname = 'public') t
+  where vacuum_due or analysis_due
+  order by changed desc`;
 
 /**
  * The embedded database's autovacuum. PGlite runs PostgreSQL as a single user, and a single-user
