@@ -98,8 +98,6 @@ export interface CatalogueQuery {
  * it); a client that catches up gets the shared snapshot while it is not far behind.
  */
 export async function readCatalogue(ctx: ServiceContext, catalogue: CatalogueCache, query: CatalogueQuery): Promise<CatalogueAnswer> {
-  // A catch-up while the snapshot is kept warm and was recently found close enough: no statement
-  // (on the embedded database it would wait behind a build).
   if (query.limit !== undefined) {
     if (query.since !== undefined) throw badRequest("limit cannot be combined with since");
     const first = await catalogue.first(query.limit);
@@ -109,6 +107,8 @@ export async function readCatalogue(ctx: ServiceContext, catalogue: CatalogueCac
     const changed = await catalogue.since(query.since);
     return { revision: changed.revision, since: changed.json };
   }
+  // A catch-up while the snapshot is kept warm and was recently found close enough: no statement
+  // (on the embedded database it would wait behind a build).
   let list = query.catchUp ? catalogue.recent() : null;
   if (!list) {
     const { watermark, latest } = await readCatalogueRevision(ctx.db);
