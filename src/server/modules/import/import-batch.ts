@@ -129,10 +129,15 @@ function groupByProduct(changes: LaterChange[]): Map<number, LaterChange[]> {
   return map;
 }
 
-/** A new barcode: every field, the card details the file has no column for left empty. */
+/**
+ * A new barcode: the fields that have a value. The card details that are empty or have no column
+ * are left out, not sent as null: the statement reads an absent key as null, and a price list's
+ * rows are mostly empty details (with every null key, the text was twice as long and writing
+ * 50,000 new products took 20-25% longer).
+ */
 function newProduct(values: ImportRow): NewProduct {
   const row: NewProduct = { barcode: values.barcode };
-  for (const f of IMPORT_FIELDS) row[f] = values[f] ?? null;
+  for (const f of IMPORT_FIELDS) if (values[f] !== undefined && values[f] !== null) row[f] = values[f];
   return row;
 }
 

@@ -86,7 +86,7 @@ export interface Importer {
   note: string;
 }
 
-/** A new product an import creates: every import field (null where the file has no column). */
+/** A new product an import creates: its import fields; one left out is null (json_to_recordset reads an absent key as null). */
 export type NewProduct = { barcode: string } & Partial<Record<ImportField, unknown>>;
 
 /** A change to one locked product: the fields it sets, their values before (as read under the lock) and after. */
