@@ -8,7 +8,7 @@ import type { EventBus } from "../../events.js";
 import { isDatabaseUnavailable } from "../../plugins/errors.js";
 import { BatchRaced, writeBatch } from "./import-batch.js";
 import { claimableJobs, claimJob, failJob, finishJob, type ImportJobRow, recordBatch, releaseJob } from "./import-jobs.repo.js";
-import { type StagedChunks, StoredImportRows } from "./import-rows.js";
+import { StoredImportRows } from "./import-rows.js";
 
 export interface ImportRunnerOptions {
   /** Rows a batch writes at most. */
@@ -74,12 +74,13 @@ export class ImportRunner {
 
   /**
    * Runs an import in this process if no other runner holds it; resolves once this process is done
-   * with it. `staged`: its chunks as this process stored them (read from memory, not the database).
+   * with it. `prepared`: its rows as this process loaded them from the chunks it stored (from
+   * memory, not read back from the database), else they are loaded here.
    */
-  run(id: string, force = false, staged?: StagedChunks): Promise<void> {
+  run(id: string, force = false, prepared?: Promise<StoredImportRows>): Promise<void> {
     const existing = this.running.get(id);
     if (existing) return existing;
-    const run = this.claimAndRun(id, force, staged).finally(() => this.running.delete(id));
+    const run = this.claimAndRun(id, force, prepared).finally(() => this.running.delete(id));
     this.running.set(id, run);
     return run;
   }
@@ -99,11 +100,11 @@ export class ImportRunner {
     }
   }
 
-  private async claimAndRun(id: string, force: boolean, staged: StagedChunks | undefined): Promise<void> {
+  private async claimAndRun(id: string, force: boolean, prepared: Promise<StoredImportRows> | undefined): Promise<void> {
     const job = await claimJob(this.database.bulk.db, id, this.id, this.options.leaseMs, force);
     if (!job) return;
     try {
-      await this.write(job, staged);
+      await this.write(job, prepared);
     } catch (err) {
       if (err instanceof LeaseLost) return;
       this.log.error({ err, importId: id }, "import failed");
@@ -113,7 +114,7 @@ export class ImportRunner {
     }
   }
 
-  private async write(job: ImportJobRow, staged: StagedChunks | undefined): Promise<void> {
+  private async write(job: ImportJobRow, prepared: Promise<StoredImportRows> | undefined): Promise<void> {
     const who = { userId: job.userId, userName: job.userName, ipAddress: job.ipAddress, importId: job.id, note: IMPORT_NOTE };
     const event = new ThrottledEvent(this.events, job, EVENT_EVERY_MS);
     let processed = job.processed;
@@ -122,7 +123,7 @@ export class ImportRunner {
     let size = Math.min(this.options.maxBatchRows, FIRST_BATCH_ROWS);
     let failures = 0;
     let lookUpAll = false;
-    const stored = await StoredImportRows.load(this.database, job.id, job.rows, job.firstRow, staged);
+    const stored = await (prepared ?? StoredImportRows.load(this.database, job.id, job.rows, job.firstRow));
     try {
       for (;;) {
         if (this.closed) throw new LeaseLost();
