@@ -53,6 +53,8 @@ export class ImportRunner {
   private readonly running = new Map<string, Promise<void>>();
   private poller: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Imports this process is staging (busyWith). */
+  private staging = 0;
 
   constructor(
     private readonly database: Database,
@@ -83,6 +85,21 @@ export class ImportRunner {
     const run = this.claimAndRun(id, force, prepared).finally(() => this.running.delete(id));
     this.running.set(id, run);
     return run;
+  }
+
+  /** Whether this process is writing an import (its batches, or staging one: busyWith). The catalogue's background builds wait meanwhile. */
+  get writing(): boolean {
+    return this.running.size > 0 || this.staging > 0;
+  }
+
+  /** Runs `work` (a one-call import's staging and batches) counted as this process writing an import. */
+  async busyWith<T>(work: () => Promise<T>): Promise<T> {
+    this.staging += 1;
+    try {
+      return await work();
+    } finally {
+      this.staging -= 1;
+    }
   }
 
   /** Stops after the batches in flight; imports not finished are left for another process or the next start. */

@@ -137,6 +137,33 @@ describe("a catalogue snapshot kept warm", () => {
     }
   });
 
+  it("builds nothing in the background while this process writes bulk work, and builds at the first look after", async () => {
+    const { source, builds } = recordedSource();
+    let busy = true;
+    const cache = new CatalogueCache(source, { ...FAST, busy: () => busy });
+    cache.start();
+    try {
+      // The first snapshot is built all the same.
+      await vi.waitFor(() => expect(cache.current()).not.toBeNull(), { timeout: 10_000, interval: 20 });
+      const barcode = newBarcode("WARM");
+      const revision = await insertProduct(barcode);
+      await new Promise((r) => setTimeout(r, FAST.quietMs + 5 * FAST.pollMs));
+      expect(builds).toHaveLength(1);
+      // A request still gets a list with the change when it asks for one.
+      expect(listed(await cache.fresh(revision))).toContain(barcode);
+      expect(builds).toHaveLength(2);
+      const other = newBarcode("WARM");
+      const later = await insertProduct(other);
+      await new Promise((r) => setTimeout(r, FAST.quietMs + 5 * FAST.pollMs));
+      expect(builds).toHaveLength(2);
+      busy = false;
+      await vi.waitFor(() => expect(cache.current()?.revision).toBeGreaterThanOrEqual(later), { timeout: 10_000, interval: 20 });
+      expect(listed(cache.current())).toContain(other);
+    } finally {
+      await cache.stop();
+    }
+  });
+
   it("answers a catch-up at once from a snapshot a few changes behind, and a plain list exactly", async () => {
     const cache = new CatalogueCache(catalogueSource(database.db), { ...FAST, quietMs: 60_000 });
     cache.start();

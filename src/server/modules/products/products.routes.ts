@@ -53,7 +53,11 @@ const quantityHeadersSchema = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySch
 export async function productsRoutes(app: ZodApp): Promise<void> {
   const catalogue = new CatalogueCache(
     catalogueSource(app.db),
-    { ...CATALOGUE_CACHE_DEFAULTS, catchUpBetweenBuilds: app.database.kind === "postgres" },
+    {
+      ...CATALOGUE_CACHE_DEFAULTS,
+      catchUpBetweenBuilds: app.database.kind === "postgres",
+      busy: () => app.importRunner.writing,
+    },
     app.log,
   );
   // Kept warm from start (the database is migrated by then) until close: see CatalogueCache.
