@@ -79,9 +79,8 @@ export interface CatalogueCacheOptions {
    * Bulk work in this process (an import being written): while it answers true, no background
    * build starts (the mirror still follows the changes where catchUpBetweenBuilds); requests still
    * build when they must, and the build comes at the first look after it answers false. A list of
-   * 100,000 products built every few seconds during an import, then already thousands of changes
-   * behind, held the embedded database's one connection for 0.8-3 s of a 50,000-row import and
-   * took 0.4-0.9 s of CPU from each process on PostgreSQL.
+   * 100,000 products built every few seconds during an import is thousands of changes behind once
+   * built, and each build took 0.4-0.9 s of a 2-core server's CPU from the import on PostgreSQL.
    */
   busy?: () => boolean;
 }
