@@ -106,8 +106,8 @@ export async function importInOneCall(ctx: ServiceContext, deps: ImportDeps, bod
   const job = await newJob(ctx, body.firstRow ?? 2);
   // This process has the rows in memory: the runner reads them from there, not back from the
   // database, and their checks and the look for their products run while they are stored (both
-  // only read; a product made meanwhile is found when its batch is written). 5-6% of a 50,000-row import.
-  // Staging counts as writing the import (the catalogue's background builds wait).
+  // only read; a product made meanwhile is found when its batch is written). Staging counts as
+  // writing the import (busyWith: the catalogue's background builds wait).
   await deps.runner.busyWith(async () => {
     const prepared = StoredImportRows.load(deps.database, job.id, body.rowCount, job.firstRow, body.chunks);
     prepared.catch(() => {}); // a failure is the runner's to report; staging may fail first

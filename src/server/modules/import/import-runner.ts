@@ -53,8 +53,8 @@ export class ImportRunner {
   private readonly running = new Map<string, Promise<void>>();
   private poller: NodeJS.Timeout | undefined;
   private closed = false;
-  /** Imports this process is staging (busyWith). */
-  private staging = 0;
+  /** Work counted as writing an import besides the runs (busyWith: a one-call import from its staging on). */
+  private busyWork = 0;
 
   constructor(
     private readonly database: Database,
@@ -89,16 +89,16 @@ export class ImportRunner {
 
   /** Whether this process is writing an import (its batches, or staging one: busyWith). The catalogue's background builds wait meanwhile. */
   get writing(): boolean {
-    return this.running.size > 0 || this.staging > 0;
+    return this.running.size > 0 || this.busyWork > 0;
   }
 
   /** Runs `work` (a one-call import's staging and batches) counted as this process writing an import. */
   async busyWith<T>(work: () => Promise<T>): Promise<T> {
-    this.staging += 1;
+    this.busyWork += 1;
     try {
       return await work();
     } finally {
-      this.staging -= 1;
+      this.busyWork -= 1;
     }
   }
 
