@@ -11,12 +11,16 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Deliveries written straight into the outbox, made `daysAgo` days ago; answers their ids. */
+/**
+ * Deliveries written straight into the outbox, made `daysAgo` days ago; answers their ids. A
+ * pending one is due in an hour: the app's worker, running meanwhile, would otherwise try it, fail
+ * (nothing listens there) and finish it, and the log's second trim would then find it.
+ */
 async function deliveries(webhookId: number, status: string, daysAgo: number, count = 1): Promise<number[]> {
   const { rows } = await t.database.pool.query<{ id: string }>(
     `insert into webhook_deliveries (message_id, webhook_id, type, data, status, next_attempt_at, created_at, finished_at)
      select 'msg_log_' || g, $1, 'webhook.test', '{}', $2,
-       case when $2 = 'pending' then now() end, now() - make_interval(days => $3), case when $2 <> 'pending' then now() end
+       case when $2 = 'pending' then now() + interval '1 hour' end, now() - make_interval(days => $3), case when $2 <> 'pending' then now() end
      from generate_series(1, $4) g
      returning id`,
     [webhookId, status, daysAgo, count],
