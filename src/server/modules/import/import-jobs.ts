@@ -106,16 +106,13 @@ export async function importInOneCall(ctx: ServiceContext, deps: ImportDeps, bod
   const job = await newJob(ctx, body.firstRow ?? 2);
   // This process has the rows in memory: the runner reads them from there, not back from the
   // database, and their checks and the look for their products run while they are stored (both
-  // only read; a product made meanwhile is found when its batch is written). Staging counts as
-  // writing the import (busyWith: the catalogue's background builds wait).
-  await deps.runner.busyWith(async () => {
-    const prepared = StoredImportRows.load(deps.database, job.id, body.rowCount, job.firstRow, body.chunks);
-    prepared.catch(() => {}); // a failure is the runner's to report; staging may fail first
-    await stagePart(deps.database, job.id, 0, body);
-    await recountRows(ctx.db, job.id);
-    await withTransaction(ctx.db, (tx) => markCommitting(tx, job.id));
-    await deps.runner.run(job.id, false, prepared);
-  });
+  // only read; a product made meanwhile is found when its batch is written).
+  const prepared = StoredImportRows.load(deps.database, job.id, body.rowCount, job.firstRow, body.chunks);
+  prepared.catch(() => {}); // a failure is the runner's to report; staging may fail first
+  await stagePart(deps.database, job.id, 0, body);
+  await recountRows(ctx.db, job.id);
+  await withTransaction(ctx.db, (tx) => markCommitting(tx, job.id));
+  await deps.runner.run(job.id, false, prepared);
   let done = await findJob(ctx.db, job.id);
   // Another process took the job (its runner looked first): wait for it there.
   while (done && done.status === "committing") {

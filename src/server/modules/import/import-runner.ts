@@ -53,8 +53,6 @@ export class ImportRunner {
   private readonly running = new Map<string, Promise<void>>();
   private poller: NodeJS.Timeout | undefined;
   private closed = false;
-  /** Work counted as writing an import besides the runs (busyWith: a one-call import from its staging on). */
-  private busyWork = 0;
 
   constructor(
     private readonly database: Database,
@@ -87,19 +85,9 @@ export class ImportRunner {
     return run;
   }
 
-  /** Whether this process is writing an import (its batches, or staging one: busyWith). The catalogue's background builds wait meanwhile. */
+  /** Whether this process is writing an import (the catalogue's background builds wait meanwhile). */
   get writing(): boolean {
-    return this.running.size > 0 || this.busyWork > 0;
-  }
-
-  /** Runs `work` (a one-call import's staging and batches) counted as this process writing an import. */
-  async busyWith<T>(work: () => Promise<T>): Promise<T> {
-    this.busyWork += 1;
-    try {
-      return await work();
-    } finally {
-      this.busyWork -= 1;
-    }
+    return this.running.size > 0;
   }
 
   /** Stops after the batches in flight; imports not finished are left for another process or the next start. */
