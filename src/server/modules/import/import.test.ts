@@ -165,6 +165,23 @@ describe("POST /api/products/import", () => {
     expect(await productByBarcode(barcode)).toMatchObject({ productName: "First", quantityOnHand: 1 });
   });
 
+  it("finds a duplicate and an existing product far into a large file (other chunks, another look-up statement than their first rows)", async () => {
+    const existing = await manager.create({ vendor: "Topps", quantity_on_hand: 1 });
+    const prefix = newBarcode("FAR");
+    const rows = Array.from({ length: 7000 }, (_, i) => ({ barcode: `${prefix}-${i}`, product_name: `Far Card ${i}`, vendor: "Topps" }));
+    rows[6500] = { barcode: existing.barcode, product_name: existing.product_name, vendor: "Bowman" };
+    rows[6900] = { barcode: ` ${prefix}-10`, product_name: "Far Card again", vendor: "Topps" };
+    const res = await importRows(manager, rows);
+    expect(res.json<ImportResult>()).toMatchObject({
+      created: 6998,
+      updated: 1,
+      skipped: 1,
+      errors: [`Row 6902: Duplicate barcode '${prefix}-10' (already in row 12; only the first is imported)`],
+    });
+    expect(await productByBarcode(`${prefix}-10`)).toMatchObject({ productName: "Far Card 10" });
+    expect(await productByBarcode(existing.barcode)).toMatchObject({ vendor: "Bowman", version: existing.version + 1 });
+  });
+
   it("writes nothing and raises no event when every row is unchanged", async () => {
     const p = await manager.create();
     const before = await snapshot(t.app.db);
