@@ -264,3 +264,28 @@ describe("CSV import of card details", () => {
     expect(await lookup(good)).toMatchObject({ price: 0 });
   });
 });
+
+describe("a product's JSON from the database", () => {
+  it("is the product the server answers an edit with: every field, odd characters and nulls alike, in lookups, catch-ups and taps", async () => {
+    const odd = await manager.create({
+      ...SLAB,
+      condition: "Near Mint",
+      product_name: 'Rookie "Auto" \\ 1/1\n\tline\u0001 ☃ é',
+      vendor: "Panini </script>",
+      reorder_point: 2,
+    });
+    const plain = await manager.create({ release_year: null });
+    for (const p of [odd, plain]) {
+      // Edits answer with the server's own presenter; lookups and catch-ups with the database's text.
+      const edited = (await manager.put(`/api/products/${p.id}`, { vendor: `${p.vendor}!`, version: p.version })).json<Product>();
+      expect(await lookup(p.barcode)).toEqual(edited);
+      const since = (await manager.get(`/api/products?since=${edited.revision - 1}`)).json<{ products: Product[] }>();
+      expect(since.products.find((x) => x.id === p.id)).toEqual(edited);
+      // A tap's answer is built around product_json(), the same text as json.
+      const tapped = await manager.put(`/api/products/${p.id}/quantity`, { quantity_change: 1 });
+      expect(tapped.statusCode).toBe(200);
+      expect(tapped.json<Product>()).toEqual(await lookup(p.barcode));
+    }
+    expect(await lookup(odd.barcode)).toMatchObject({ product_name: 'Rookie "Auto" \\ 1/1\n\tline\u0001 ☃ é', reorder_point: 2 });
+  });
+});

@@ -4,7 +4,7 @@ import { rowsOf } from "../../db/sql.js";
 import { type JsonParts, joinJsonParts, PartPool } from "./json-parts.js";
 import { type CatalogueRevision, readCatalogueRevision } from "./products.repo.js";
 
-/** One product as the list sends it: product_json() text, with what the list is ordered by. */
+/** One product as the list sends it: product_json_text() (migration 0018), with what the list is ordered by. */
 interface Entry {
   id: number;
   revision: number;
@@ -106,7 +106,7 @@ export class CatalogueMirror {
     for (;;) {
       const rows = rowsOf<{ id: number; revision: string | number; created: string | number; json: string }>(
         await this.db.execute(sql`
-          select p.id, p.revision, (extract(epoch from p.created_at) * 1000000)::bigint as created, product_json(p)::text as json
+          select p.id, p.revision, (extract(epoch from p.created_at) * 1000000)::bigint as created, product_json_text(p) as json
           from products p where ${page(last)} limit ${PAGE_ROWS}`),
       );
       for (const r of rows) {

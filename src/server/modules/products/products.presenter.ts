@@ -1,7 +1,7 @@
 import type { Product } from "../../../contract/products.js";
 import type { ProductRow } from "./products.repo.js";
 
-/** The API shape of a product row (timestamps as ISO 8601 UTC). Its SQL twin product_json() (migration 0009) builds the same. */
+/** The API shape of a product row (timestamps as ISO 8601 UTC). Its SQL twin product_json_text() (migration 0018; product_json() is the same as json) builds the same. */
 export function toProduct(row: ProductRow): Product {
   return {
     id: row.id,

@@ -129,7 +129,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
     },
     async (request, typedReply) => {
       const json = await getProductJsonByBarcode(serviceContext(app, request), request.params.barcode);
-      // JSON text from the database (product_json()): sent as it is, past the response serialiser.
+      // JSON text from the database (product_json_text()): sent as it is, past the response serialiser.
       return (typedReply as unknown as FastifyReply).type("application/json; charset=utf-8").send(json);
     },
   );
