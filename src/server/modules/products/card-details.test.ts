@@ -194,7 +194,29 @@ describe("CSV import of card details", () => {
     expect(res.json<ImportResult>()).toEqual({ created: 1, updated: 0, skipped: 0, errors: [], import_id: expect.any(String) });
     expect(await lookup(barcode)).toMatchObject({ ...SLAB, condition: "Near Mint", cost: 9950 });
     const [created] = await auditOf((await lookup(barcode)).id);
-    expect(created?.newValues).toMatchObject({ price: 15000, grader: "PSA", location: "Case 2" });
+    expect(created?.newValues).toEqual({
+      barcode,
+      product_name: "Wembanyama Silver",
+      vendor: "Panini",
+      release_year: 2023,
+      quantity_on_hand: 1,
+      is_active: true,
+      ...SLAB,
+      condition: "Near Mint",
+      cost: 9950,
+    });
+    // Without details: the spec's fields alone, as a product created by hand.
+    const plain = newBarcode("CSV");
+    await importRows([specRow(plain, { release_year: "" })]);
+    const [plainCreated] = await auditOf((await lookup(plain)).id);
+    expect(plainCreated?.newValues).toEqual({
+      barcode: plain,
+      product_name: "Wembanyama Silver",
+      vendor: "Panini",
+      release_year: null,
+      quantity_on_hand: 1,
+      is_active: true,
+    });
   });
 
   it("leaves the details of a product alone when the file has only the spec's columns", async () => {
