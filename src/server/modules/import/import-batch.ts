@@ -52,43 +52,61 @@ const show = (field: string, value: unknown): string => {
   return String(value);
 };
 
+/** A batch's rows sorted out before it touches the database (planBatch). */
+export interface BatchPlan {
+  /** Rows in the batch, valid or not. */
+  size: number;
+  /** The valid rows that are their barcode's first in the import. */
+  rows: Array<{ row: number; values: ImportRow; key: string }>;
+  /** The other rows' errors. */
+  errors: BatchOutcome["errors"];
+  /** The barcodes whose products the batch must look up and lock: none, and the batch is its write statement alone. */
+  lookUp: string[];
+}
+
 /**
- * One batch of an import, inside the caller's transaction: validates the rows, finds each
- * barcode's first row in the whole import (a later one is a duplicate), locks the products the
- * rows name (id order), plans every row against them as they are now, and writes the creations
- * and changes with their audit rows. A row that carries the export's `updated_at` merges: a field
- * it leaves as exported is never written over a change made since, and a field it changes that
- * someone changed since is left alone and reported (docs/decisions/0001-imports-as-durable-jobs.md).
- * `record`: what the same write statement also does with the batch's outcome (moves the import's
- * cursor: `recordBatch`), so a batch is a lock, one write and its commit.
+ * Validates a batch's rows and finds each barcode's first row in the whole import (a later one is
+ * a duplicate); the rows that may match a product (`mayExist`) are to be looked up.
  */
-export async function writeBatch(tx: Db, who: Importer, batch: BatchRows, record: (outcome: BatchOutcome) => SQL): Promise<BatchWritten> {
-  const outcome: BatchOutcome = { created: 0, updated: 0, skipped: 0, errors: [] };
-  const rows: Array<{ row: number; values: ImportRow; key: string }> = [];
+export function planBatch(batch: BatchRows): BatchPlan {
+  const errors: BatchOutcome["errors"] = [];
+  const rows: BatchPlan["rows"] = [];
   batch.checks.forEach((check, i) => {
     const row = batch.firstRowNumber + i;
     if (!check.ok) {
-      for (const message of check.errors) outcome.errors.push({ row, message });
+      for (const message of check.errors) errors.push({ row, message });
       return;
     }
     const key = gtinKey(check.row.barcode);
     const first = batch.firstRowOf(key) ?? row;
     if (first !== row) {
-      outcome.errors.push({ row, message: duplicateMessage(row, check.row.barcode, first) });
+      errors.push({ row, message: duplicateMessage(row, check.row.barcode, first) });
       return;
     }
     rows.push({ row, values: check.row, key });
   });
-
   const mayExist = batch.mayExist;
-  const locked = await findProductsByBarcodes(
-    tx,
-    rows.flatMap((r) => (!mayExist || mayExist(r.key, r.values.barcode) ? [r.values.barcode] : [])),
-    true,
-  );
+  const lookUp = rows.flatMap((r) => (!mayExist || mayExist(r.key, r.values.barcode) ? [r.values.barcode] : []));
+  return { size: batch.checks.length, rows, errors, lookUp };
+}
+
+/**
+ * One batch of an import (planBatch), in the caller's transaction, or on its own when the plan
+ * looks nothing up (then it is one statement): locks the products the rows name (id order), plans
+ * every row against them as they are now, and writes the creations and changes with their audit
+ * rows. A row that carries the export's `updated_at` merges: a field it leaves as exported is
+ * never written over a change made since, and a field it changes that someone changed since is
+ * left alone and reported (docs/decisions/0001-imports-as-durable-jobs.md). `record`: what the
+ * same write statement also does with the batch's outcome (moves the import's cursor:
+ * `recordBatch`); nothing is written unless the cursor moved. So a batch is a lock, one write and
+ * its commit.
+ */
+export async function writeBatch(tx: Db, who: Importer, plan: BatchPlan, record: (outcome: BatchOutcome) => SQL): Promise<BatchWritten> {
+  const outcome: BatchOutcome = { created: 0, updated: 0, skipped: 0, errors: [...plan.errors] };
+  const locked = await findProductsByBarcodes(tx, plan.lookUp, true);
   const byBarcode = new Map(locked.map((p) => [p.barcode, p]));
   const byKey = new Map(locked.flatMap((p) => (p.barcodeKey === null ? [] : [[p.barcodeKey, p] as const])));
-  const matched = rows.map((r) => ({ ...r, current: byBarcode.get(r.values.barcode) ?? byKey.get(r.key) }));
+  const matched = plan.rows.map((r) => ({ ...r, current: byBarcode.get(r.values.barcode) ?? byKey.get(r.key) }));
   const later = groupByProduct(
     await changesSince(
       tx,
@@ -115,12 +133,15 @@ export async function writeBatch(tx: Db, who: Importer, batch: BatchRows, record
   // inserted or the statement fails (checked below), so the cursor moves with them in the same statement.
   outcome.created = creates.length;
   outcome.updated = updates.length;
-  outcome.skipped = batch.checks.length - outcome.created - outcome.updated;
+  outcome.skipped = plan.size - outcome.created - outcome.updated;
   outcome.errors.sort((a, b) => a.row - b.row);
   // Every product the batch writes is locked (or new): its revision is above every change committed before.
   const written = await writeProducts(tx, who, creates, updates, record(outcome));
-  if (written === "raced" || written.created !== creates.length || written.updated !== updates.length) throw new BatchRaced();
-  return { ...outcome, revision: written.revision, moved: written.moved };
+  if (written === "raced") throw new BatchRaced();
+  // Not moved: another runner has this batch, and the statement wrote nothing.
+  if (!written.moved) return { ...outcome, revision: null, moved: false };
+  if (written.created !== creates.length || written.updated !== updates.length) throw new BatchRaced();
+  return { ...outcome, revision: written.revision, moved: true };
 }
 
 function groupByProduct(changes: LaterChange[]): Map<number, LaterChange[]> {

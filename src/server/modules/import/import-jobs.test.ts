@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkImportRow, type ImportJob, type ImportPreview } from "../../../contract/import.js";
-import { products } from "../../db/schema.js";
+import { productAudit, products } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 import { withTransaction } from "../../db/tx.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { caller, newBarcode } from "../products/products.test-support.js";
-import { writeBatch } from "./import-batch.js";
+import { planBatch, writeBatch } from "./import-batch.js";
 import { claimJob, findJob, insertJob, jobErrors, markCommitting, recordBatch } from "./import-jobs.repo.js";
 
 let t: TestApp;
@@ -136,7 +136,7 @@ describe("a batch and the import's cursor, moved in the batch's write statement"
         const written = await writeBatch(
           tx,
           who,
-          { firstRowNumber: 2, checks: batchRows.map(checkImportRow), firstRowOf: () => undefined },
+          planBatch({ firstRowNumber: 2, checks: batchRows.map(checkImportRow), firstRowOf: () => undefined }),
           (outcome) => recordBatch(job.id, { runner, from: 0, to: 4, leaseMs: 60_000, last: false }, outcome),
         );
         if (!written.moved) throw notMoved;
@@ -165,5 +165,43 @@ describe("a batch and the import's cursor, moved in the batch's write statement"
     await expect(runBatch("runner-a")).rejects.toBe(notMoved);
     expect(await created()).toBe(1);
     expect(await jobErrors(db, job.id)).toHaveLength(1);
+  });
+
+  it("a batch of new barcodes is its one statement, committed on its own: it writes only for the runner holding the import at that cursor", async () => {
+    const db = t.app.db;
+    const { user } = await signedIn(t.app, "manager");
+    const job = await insertJob(db, { id: randomUUID(), userId: user.id, userName: user.username, ipAddress: null, firstRow: 2 });
+    await withTransaction(db, (tx) => markCommitting(tx, job.id));
+    expect(await claimJob(db, job.id, "runner-a", 60_000, false)).toBeDefined();
+    const prefix = newBarcode("ONE");
+    const who = { userId: user.id, userName: user.username, ipAddress: null, importId: job.id, note: "CSV import" };
+    // As ImportRunner.batch when the plan looks nothing up: no transaction around the statement.
+    const plan = planBatch({
+      firstRowNumber: 2,
+      checks: rows(3, prefix).map(checkImportRow),
+      firstRowOf: () => undefined,
+      mayExist: () => false,
+    });
+    expect(plan.lookUp).toEqual([]);
+    const runBatch = (runner: string) =>
+      writeBatch(db, who, plan, (outcome) => recordBatch(job.id, { runner, from: 0, to: 3, leaseMs: 60_000, last: false }, outcome));
+    const written = async () => ({
+      products: (
+        await db
+          .select()
+          .from(products)
+          .where(sql`${products.barcode} like ${`${prefix}-%`}`)
+      ).length,
+      audit: (await db.select().from(productAudit).where(eq(productAudit.importId, job.id))).length,
+    });
+
+    expect(await runBatch("runner-b")).toMatchObject({ moved: false, revision: null });
+    expect(await written()).toEqual({ products: 0, audit: 0 });
+    expect(await runBatch("runner-a")).toMatchObject({ moved: true, created: 3, revision: expect.any(Number) });
+    expect(await written()).toEqual({ products: 3, audit: 3 });
+    expect(await findJob(db, job.id)).toMatchObject({ processed: 3, created: 3 });
+    // Again (a runner that did not see its own commit): the cursor is past it, nothing is written twice.
+    expect(await runBatch("runner-a")).toMatchObject({ moved: false });
+    expect(await written()).toEqual({ products: 3, audit: 3 });
   });
 });

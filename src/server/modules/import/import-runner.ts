@@ -3,11 +3,20 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
-import { withTransaction } from "../../db/tx.js";
+import { type AfterCommit, withTransaction } from "../../db/tx.js";
 import type { EventBus } from "../../events.js";
 import { isDatabaseUnavailable } from "../../plugins/errors.js";
-import { BatchRaced, writeBatch } from "./import-batch.js";
-import { claimableJobs, claimJob, failJob, finishJob, type ImportJobRow, recordBatch, releaseJob } from "./import-jobs.repo.js";
+import { BatchRaced, type BatchWritten, planBatch, writeBatch } from "./import-batch.js";
+import {
+  type BatchOutcome,
+  claimableJobs,
+  claimJob,
+  failJob,
+  finishJob,
+  type ImportJobRow,
+  recordBatch,
+  releaseJob,
+} from "./import-jobs.repo.js";
 import { StoredImportRows } from "./import-rows.js";
 
 export interface ImportRunnerOptions {
@@ -166,9 +175,11 @@ export class ImportRunner {
 
   /**
    * One transaction: up to `size` rows of one chunk written and, in the same statement, the cursor
-   * moved from `from` with the batch's counts and errors (rolled back when another runner got there
-   * first); the last batch also marks the import done. Answers the new cursor, or null once the
-   * import is done.
+   * moved from `from` with the batch's counts and errors (nothing written when another runner got
+   * there first); the last batch also marks the import done. A batch that looks no product up (new
+   * barcodes only) is that one statement, committed on its own: no BEGIN and COMMIT round trips
+   * (on the embedded database 5-6 ms a batch, a tenth of a 50,000-row import's time). Answers the
+   * new cursor, or null once the import is done.
    */
   private async batch(
     job: ImportJobRow,
@@ -181,27 +192,32 @@ export class ImportRunner {
   ): Promise<number | null> {
     // Read before the transaction: stored rows never change once the import is committed.
     const { to, checks } = await stored.slice(from, size);
-    return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
-      if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
-      const batch = { runner: this.id, from, to, leaseMs: this.options.leaseMs, last: to >= job.rows };
-      const written = await writeBatch(
-        tx,
-        who,
-        {
-          firstRowNumber: job.firstRow + from,
-          checks,
-          firstRowOf: (key) => stored.firstRowOf(key),
-          mayExist: lookUpAll ? undefined : (key, barcode) => stored.mayExist(key, barcode),
-        },
-        (outcome) => recordBatch(job.id, batch, outcome),
-      );
+    const last = to >= job.rows;
+    const plan = planBatch({
+      firstRowNumber: job.firstRow + from,
+      checks,
+      firstRowOf: (key) => stored.firstRowOf(key),
+      mayExist: lookUpAll ? undefined : (key, barcode) => stored.mayExist(key, barcode),
+    });
+    const record = (outcome: BatchOutcome) =>
+      recordBatch(job.id, { runner: this.id, from, to, leaseMs: this.options.leaseMs, last }, outcome);
+    const accept = (written: BatchWritten, afterCommit: AfterCommit) => {
       if (!written.moved) throw new LeaseLost();
       if (written.revision !== null) {
         const revision = written.revision;
         const count = written.created + written.updated;
         afterCommit(() => event.add(count, revision));
       }
-      if (to < job.rows) return to;
+    };
+    // The diagnostics' pause is inside a transaction (a crash can land in the middle of a batch).
+    if (!last && plan.lookUp.length === 0 && this.options.pauseInBatchMs === 0) {
+      accept(await writeBatch(this.database.bulk.db, who, plan, record), (fn) => fn());
+      return to;
+    }
+    return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
+      if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
+      accept(await writeBatch(tx, who, plan, record), afterCommit);
+      if (!last) return to;
       await finishJob(tx, job.id);
       return null;
     });

@@ -119,7 +119,8 @@ export interface ProductsWritten {
  * statement, for a race that almost never happens.)
  * `then`: more data-modifying CTEs for the same statement, one of them named `moved` (an import
  * batch moves its cursor there: one round trip fewer per batch); it runs even when there is
- * nothing to write, and the answer says whether `moved` returned a row.
+ * nothing to write, the answer says whether `moved` returned a row, and nothing is written unless
+ * it did (so a batch that is this one statement needs no transaction of its own).
  */
 export async function writeProducts(
   tx: Db,
@@ -131,11 +132,13 @@ export async function writeProducts(
   const writes = creates.length + updates.length > 0;
   if (!writes && !then) return { created: 0, updated: 0, revision: null, moved: true };
   const ctes: SQL[] = [];
+  // First, so that the writes can wait for it: they happen only if `moved` answers a row.
+  if (then) ctes.push(then);
   // Materialized: taken once, whichever statement part reads it first; none when nothing is written.
   if (writes) ctes.push(sql`rev as materialized (select take_revision() as r)`);
-  if (creates.length > 0) ctes.push(createCtes(who, creates));
-  if (updates.length > 0) ctes.push(updateCtes(who, updates));
-  if (then) ctes.push(then);
+  const only = then ? sql`exists (select 1 from moved)` : sql`true`;
+  if (creates.length > 0) ctes.push(createCtes(who, creates, only));
+  if (updates.length > 0) ctes.push(updateCtes(who, updates, only));
   let result: unknown;
   try {
     result = await tx.execute(sql`
@@ -157,13 +160,17 @@ export async function writeProducts(
   };
 }
 
-/** The products created, their CREATE audit rows and, where they have stock, their quantity rows. */
-function createCtes(who: Importer, rows: NewProduct[]): SQL {
+/**
+ * The products created, their CREATE audit rows and, where they have stock, their quantity rows;
+ * none unless `only` holds.
+ */
+function createCtes(who: Importer, rows: NewProduct[], only: SQL): SQL {
   return sql`
       created as (
         insert into products (barcode, ${columnList((f) => f)}, revision)
         select s.barcode, ${columnList((f) => `s.${f}`)}, (select r from rev)
         from json_to_recordset(${jsonReadOnce(rows)}) as s(barcode text, ${recordColumns})
+        where ${only}
         order by s.barcode
         returning id, barcode, ${columnList((f) => f)}, version
       ),
@@ -191,8 +198,8 @@ function createCtes(who: Importer, rows: NewProduct[]): SQL {
       )`;
 }
 
-/** The locked products changed, their audit rows and, where the stock changes, their quantity rows. */
-function updateCtes(who: Importer, updates: ProductUpdate[]): SQL {
+/** The locked products changed, their audit rows and, where the stock changes, their quantity rows; none unless `only` holds. */
+function updateCtes(who: Importer, updates: ProductUpdate[], only: SQL): SQL {
   const rows = updates.map((u) => ({ ...u.new, id: u.id, action: u.action, fields: u.fields, old: u.old, new: u.new }));
   return sql`
       u as (
@@ -203,7 +210,7 @@ function updateCtes(who: Importer, updates: ProductUpdate[]): SQL {
         update products as p set
           ${columnList((f) => `${f} = case when '${f}' = any(u.fields) then u.${f} else p.${f} end`)},
           version = p.version + 1, revision = (select r from rev), updated_at = now()
-        from u where p.id = u.id
+        from u where p.id = u.id and ${only}
         returning p.id, p.product_name, p.barcode, p.version
       ),
       updated_audit as (
