@@ -113,15 +113,21 @@ describe("a file in parts", () => {
 });
 
 describe("a batch and the import's cursor, moved in the batch's write statement", () => {
-  it("moves the cursor with the counts and errors only for the runner holding the import at that cursor; else the batch rolls back whole", async () => {
+  /** A committed import that `runner` holds, and who writes its batches. */
+  async function importHeldBy(runner: string) {
     const db = t.app.db;
     const { user } = await signedIn(t.app, "manager");
     const job = await insertJob(db, { id: randomUUID(), userId: user.id, userName: user.username, ipAddress: null, firstRow: 2 });
     await withTransaction(db, (tx) => markCommitting(tx, job.id));
-    expect(await claimJob(db, job.id, "runner-a", 60_000, false)).toBeDefined();
+    expect(await claimJob(db, job.id, runner, 60_000, false)).toBeDefined();
+    const who = { userId: user.id, userName: user.username, ipAddress: null, importId: job.id, note: "CSV import" };
+    return { db, job, who };
+  }
+
+  it("moves the cursor with the counts and errors only for the runner holding the import at that cursor; else the batch rolls back whole", async () => {
+    const { db, job, who } = await importHeldBy("runner-a");
     const prefix = newBarcode("CUR");
     const batchRows = [...rows(3, prefix), { barcode: "", product_name: "x", vendor: "y" }];
-    const who = { userId: user.id, userName: user.username, ipAddress: null, importId: job.id, note: "CSV import" };
     const created = async () =>
       (
         await db
@@ -168,13 +174,8 @@ describe("a batch and the import's cursor, moved in the batch's write statement"
   });
 
   it("a batch of new barcodes is its one statement, committed on its own: it writes only for the runner holding the import at that cursor", async () => {
-    const db = t.app.db;
-    const { user } = await signedIn(t.app, "manager");
-    const job = await insertJob(db, { id: randomUUID(), userId: user.id, userName: user.username, ipAddress: null, firstRow: 2 });
-    await withTransaction(db, (tx) => markCommitting(tx, job.id));
-    expect(await claimJob(db, job.id, "runner-a", 60_000, false)).toBeDefined();
+    const { db, job, who } = await importHeldBy("runner-a");
     const prefix = newBarcode("ONE");
-    const who = { userId: user.id, userName: user.username, ipAddress: null, importId: job.id, note: "CSV import" };
     // As ImportRunner.batch when the plan looks nothing up: no transaction around the statement.
     const plan = planBatch({
       firstRowNumber: 2,
