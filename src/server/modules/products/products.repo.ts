@@ -17,7 +17,7 @@ export const MAX_ID = 2_147_483_647;
 const TAKE_REVISION = sql`take_revision()`;
 
 /** One product as JSON text in the API shape: product_json_text() (migration 0018), the SQL twin of toProduct. */
-const productJson = sql`product_json_text(${products})`;
+const productJson = sql<string>`product_json_text(${products})`;
 
 const changedSince = prepared((db) =>
   db
@@ -63,7 +63,7 @@ export async function lockProductById(tx: Db, id: number): Promise<ProductRow | 
 
 const productByBarcode = prepared((db) =>
   db
-    .select({ json: sql<string>`${productJson}` })
+    .select({ json: productJson })
     .from(products)
     .where(or(eq(products.barcodeKey, sql.placeholder("key")), eq(products.barcode, sql.placeholder("barcode"))))
     // The exact barcode first: a product that shares its GTIN with an older one (no key, see
