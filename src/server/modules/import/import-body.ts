@@ -130,8 +130,10 @@ export function readImportBody(body: Buffer): Promise<ReadBody> {
   const id = nextId++;
   return new Promise((resolve) => {
     waiting.set(id, resolve);
-    // The buffer's memory moves to the worker: nothing is copied on this thread.
-    const copy = new Uint8Array(body.buffer, body.byteOffset, body.byteLength).slice();
-    bodyWorker().postMessage({ id, body: copy }, [copy.buffer]);
+    // A large body owns its memory (the request's chunks joined into a new buffer): that memory
+    // moves to the worker as it is. Copying 10 MB first held this thread for 10-30 ms.
+    const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+    const bytes = owned ? new Uint8Array(body.buffer) : new Uint8Array(body);
+    bodyWorker().postMessage({ id, body: bytes }, [bytes.buffer as ArrayBuffer]);
   });
 }
