@@ -294,7 +294,13 @@ export interface ProbeStats {
  * GET `path` every `everyMs` on its own connection, one at a time: a stalled server shows as one
  * long latency (the stall), not a pile of queued probes.
  */
-export async function runProbe(window: Window, label: string, url: string, expected: number, everyMs = 20): Promise<ProbeStats> {
+export async function runProbe(
+  window: Pick<Window, "stopped" | "startedAt">,
+  label: string,
+  url: string,
+  expected: number,
+  everyMs = 20,
+): Promise<ProbeStats> {
   const agent = newAgent(1);
   const stats: ProbeStats = { label, latencies: [], failures: 0, worst: { at: Number.NaN, ms: 0 } };
   let due = performance.now();

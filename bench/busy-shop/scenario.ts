@@ -10,11 +10,11 @@ import {
   firstLoad,
   type ProbeStats,
   runEditor,
-  runProbe,
   runTaps,
   type Tap,
   Window,
 } from "./load.js";
+import { startProbes } from "./probe-thread.js";
 import { busyImportRows, catalogueRows, createAccounts, type ImportAnswer, importJson, postImport, seedCatalogue } from "./seed.js";
 import { ADMIN, createDatabase, dropDatabase, removeDir, type ServerProcess, startServer, stopServer, tempDir } from "./servers.js";
 import { connectSockets, tapKey, type WatchingSocket } from "./sockets.js";
@@ -172,10 +172,13 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
     for (const s of sockets) s.counting = true;
     const window = new Window();
     const touched = new Set<number>();
-    const probes = servers.flatMap((s) => [
-      runProbe(window, `${s.name} GET /api/health`, `${s.url}/api/health`, 200),
-      runProbe(window, `${s.name} no-database 404`, `${s.url}/api/bench-probe-not-found`, 404),
-    ]);
+    const probes = startProbes(
+      window,
+      servers.flatMap((s) => [
+        { label: `${s.name} GET /api/health`, url: `${s.url}/api/health`, expected: 200 },
+        { label: `${s.name} no-database 404`, url: `${s.url}/api/bench-probe-not-found`, expected: 404 },
+      ]),
+    );
     const taps = runTaps(
       window,
       servers.map((s) => s.url),
@@ -210,7 +213,7 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
     await Promise.race([importDone, sleep(settings.maxStretchSeconds * 1000)]);
     window.stopped = true;
     const windowMs = window.elapsed();
-    const [tapList, editStats, probeStats] = await Promise.all([taps, edits, Promise.all(probes), busyLoadDone]);
+    const [tapList, editStats, probeStats] = await Promise.all([taps, edits, probes.stop(), busyLoadDone]);
     // The last taps' events.
     await sleep(2_000);
     for (const s of sockets) s.counting = false;

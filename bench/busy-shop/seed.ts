@@ -93,7 +93,8 @@ export interface ImportAnswer {
 }
 
 /** The body of `POST /api/products/import` for these rows. */
-export const importJson = (rows: ProductRow[]): string => JSON.stringify({ products: rows });
+/** An import's body as UTF-8 bytes: sent as they are (encoding a 10 MB string as it is sent held this process for 10-30 ms). */
+export const importJson = (rows: ProductRow[]): Buffer => Buffer.from(JSON.stringify({ products: rows }));
 
 /** `body`: the rows' body made beforehand (importJson), so that this process does not stall when the import starts. */
 export async function postImport(base: string, cookie: string, rows: ProductRow[], body = importJson(rows)): Promise<ImportAnswer> {
