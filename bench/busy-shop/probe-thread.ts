@@ -1,12 +1,11 @@
+// The stall probes in a thread of their own. In the bench's main thread what they recorded was
+// partly the bench itself: its 200 sockets' events and the import's 10 MB body held that thread,
+// and an answer that arrived meanwhile was timed when the thread got to it (every probe's worst
+// answer on every server at the same moment). Here an answer is timed when it arrives.
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { type ProbeStats, runProbe, type Window } from "./load.js";
 
-/**
- * The stall probes in a thread of their own. In the bench's main thread what they recorded was
- * partly the bench itself: its 200 sockets' events and the import's 10 MB body held that thread,
- * and an answer that arrived meanwhile was timed when the thread got to it (every probe's worst
- * answer on every server at the same moment). Here an answer is timed when it arrives.
- */
+/** One probe: GET `url` every 20 ms, expecting `expected`. */
 export interface ProbeTarget {
   label: string;
   url: string;
