@@ -107,7 +107,7 @@ export async function importInOneCall(ctx: ServiceContext, deps: ImportDeps, bod
   // This process has the rows in memory: the runner reads them from there, not back from the
   // database, and their checks and the look for their products run while they are stored (both
   // only read; a product made meanwhile is found when its batch is written).
-  const prepared = StoredImportRows.load(deps.database, job.id, body.rowCount, job.firstRow, body.chunks);
+  const prepared = StoredImportRows.load(deps.database, job.id, body.rowCount, job.firstRow, body);
   prepared.catch(() => {}); // a failure is the runner's to report; staging may fail first
   await stagePart(deps.database, job.id, 0, body);
   await recountRows(ctx.db, job.id);
@@ -140,9 +140,9 @@ async function stagePart(database: Database, id: string, part: number, body: Imp
   const db = database.bulk.db;
   await deletePart(db, id, part);
   const perStatement = CHUNKS_PER_STATEMENT[database.kind];
-  for (let c = 0; c < body.chunks.length; c += perStatement) {
+  for (let c = 0; c < body.chunkCount; c += perStatement) {
     await yieldToPeople(database);
-    const chunks = Array.from({ length: Math.min(perStatement, body.chunks.length - c) }, (_, i) => body.chunk(c + i));
+    const chunks = Array.from({ length: Math.min(perStatement, body.chunkCount - c) }, (_, i) => body.chunk(c + i));
     await insertChunks(db, id, part, c, chunks);
   }
 }

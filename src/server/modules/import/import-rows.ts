@@ -4,7 +4,7 @@ import { checkImportRow, type ImportRowInput, type RowCheck } from "../../../con
 import type { Database } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
 import { existingBarcodes } from "./import.repo.js";
-import { IMPORT_CHUNK_ROWS } from "./import-body.js";
+import { IMPORT_CHUNK_ROWS, type ImportBody } from "./import-body.js";
 import { chunkAt } from "./import-jobs.repo.js";
 
 /** Barcodes per statement when looking for the import's products before the first batch (40 ms or so each on the embedded database). */
@@ -21,7 +21,7 @@ interface CheckedChunk {
  * order (part 0's chunks of a one-call import). Read from these instead of from `import_chunks`,
  * they are the same rows (they were stored from these texts), read back for nothing.
  */
-export type StagedChunks = readonly string[];
+export type StagedChunks = Pick<ImportBody, "text">;
 
 /**
  * A committed import's stored rows as the runner reads them, checked: chunk by chunk (a chunk is
@@ -106,7 +106,7 @@ export class StoredImportRows {
   /** The staged chunk holding row index `index` (every chunk but the last has IMPORT_CHUNK_ROWS rows). */
   private static fromStaged(staged: StagedChunks, index: number): { start: number; rows: ImportRowInput[] } | undefined {
     const at = Math.floor(index / IMPORT_CHUNK_ROWS);
-    const text = staged[at];
+    const text = staged.text(at);
     if (text === undefined) return undefined;
     return { start: at * IMPORT_CHUNK_ROWS, rows: JSON.parse(text) as ImportRowInput[] };
   }

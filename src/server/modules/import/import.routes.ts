@@ -40,7 +40,7 @@ export async function importRoutes(app: ZodApp): Promise<void> {
         if (body.length < 64 && body.toString("utf8").trim() === "") return undefined;
         const read = await readImportBody(body);
         if (!read.ok) throw new AppError(400, read.message, { details: read.details });
-        return new ImportBody(read.chunks, read.rowCount, read.firstRow);
+        return new ImportBody(read.bytes, read.ends, read.rowCount, read.firstRow);
       },
     );
     scope.setValidatorCompiler(bodyValidator);
