@@ -154,12 +154,12 @@ export interface Tap {
  * round-robin over `bases`. Stock is tracked from the answers so a tap never asks for < 0.
  */
 export async function runTaps(
-  window: Window,
+  window: Pick<Window, "stopped" | "startedAt">,
   bases: string[],
   cookie: string,
-  products: KnownProduct[],
+  products: Array<Pick<KnownProduct, "id" | "quantity_on_hand">>,
   perSecond: number,
-  touched: Set<number>,
+  touched: (id: number) => void,
 ): Promise<Tap[]> {
   const agent = newAgent();
   const taps: Tap[] = [];
@@ -170,10 +170,10 @@ export async function runTaps(
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     if (window.stopped) break;
-    const product = products[Math.floor(Math.random() * products.length)] as KnownProduct;
+    const product = products[Math.floor(Math.random() * products.length)] as (typeof products)[number];
     const change = product.quantity_on_hand > 0 && Math.random() < 0.5 ? -1 : 1;
     const base = bases[n % bases.length] as string;
-    touched.add(product.id);
+    touched(product.id);
     const tap: Tap = { key: randomUUID(), id: product.id, change, sentAt: performance.now(), answeredAt: 0, status: 0, server: base };
     taps.push(tap);
     pending.push(

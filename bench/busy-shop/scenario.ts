@@ -2,19 +2,8 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { type CopyResult, copyBaselinePglite, copyBaselinePostgres } from "./copy-baseline.js";
 import { login, request } from "./http.js";
-import {
-  decodeJson,
-  type EditStats,
-  editorCopy,
-  type FirstLoad,
-  firstLoad,
-  type ProbeStats,
-  runEditor,
-  runTaps,
-  type Tap,
-  Window,
-} from "./load.js";
-import { startProbes } from "./probe-thread.js";
+import { decodeJson, type EditStats, editorCopy, type FirstLoad, firstLoad, type ProbeStats, runEditor, type Tap, Window } from "./load.js";
+import { startLoadThread } from "./load-thread.js";
 import { busyImportRows, catalogueRows, createAccounts, type ImportAnswer, importJson, postImport, seedCatalogue } from "./seed.js";
 import { ADMIN, createDatabase, dropDatabase, removeDir, type ServerProcess, startServer, stopServer, tempDir } from "./servers.js";
 import { connectSockets, tapKey, type WatchingSocket } from "./sockets.js";
@@ -166,27 +155,29 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
     const importUpdates = new Set(importRows.flatMap((r) => idOf.get(r.barcode) ?? []));
     const editorsScreen = editorCopy(quietLoad.products);
 
+    const touched = new Set<number>();
+    const load = await startLoadThread(
+      {
+        probes: servers.flatMap((s) => [
+          { label: `${s.name} GET /api/health`, url: `${s.url}/api/health`, expected: 200 },
+          { label: `${s.name} no-database 404`, url: `${s.url}/api/bench-probe-not-found`, expected: 404 },
+        ]),
+        taps: {
+          bases: servers.map((s) => s.url),
+          cookie: streamerCookie,
+          products: quietLoad.products.map((p) => ({ id: p.id, quantity_on_hand: p.quantity_on_hand })),
+          perSecond: settings.tapsPerSecond,
+        },
+      },
+      (id) => touched.add(id),
+    );
+
     // ------------------------------------------------------------ the busy window
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     for (const s of sockets) s.counting = true;
     const window = new Window();
-    const touched = new Set<number>();
-    const probes = startProbes(
-      window,
-      servers.flatMap((s) => [
-        { label: `${s.name} GET /api/health`, url: `${s.url}/api/health`, expected: 200 },
-        { label: `${s.name} no-database 404`, url: `${s.url}/api/bench-probe-not-found`, expected: 404 },
-      ]),
-    );
-    const taps = runTaps(
-      window,
-      servers.map((s) => s.url),
-      streamerCookie,
-      quietLoad.products,
-      settings.tapsPerSecond,
-      touched,
-    );
+    load.begin(window.startedAt);
     const edits = runEditor(window, b.url, inventoryCookie, quietLoad.products, editorsScreen, touched);
     const importWindow: NonNullable<ScenarioResult["importWindow"]> = { startedAt: Number.NaN, doneAt: Number.NaN };
     const importDone = (async () => {
@@ -213,7 +204,7 @@ export async function busyShop(kind: DbKind): Promise<ScenarioResult> {
     await Promise.race([importDone, sleep(settings.maxStretchSeconds * 1000)]);
     window.stopped = true;
     const windowMs = window.elapsed();
-    const [tapList, editStats, probeStats] = await Promise.all([taps, edits, probes.stop(), busyLoadDone]);
+    const [{ taps: tapList, probes: probeStats }, editStats] = await Promise.all([load.stop(), edits, busyLoadDone]);
     // The last taps' events.
     await sleep(2_000);
     for (const s of sockets) s.counting = false;
