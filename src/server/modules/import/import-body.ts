@@ -1,7 +1,9 @@
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { IMPORT_MAX_ROWS, importRowInputSchema } from "../../../contract/import.js";
+import { AppError } from "../../app-error.js";
 import { runningBuilt } from "../../paths.js";
 
 /** Rows per stored chunk: a batch never spans two chunks, so this is also the largest batch. */
@@ -158,16 +160,80 @@ export function warmImportBodyWorker(): void {
   bodyWorker();
 }
 
-/** Reads an import body: in a worker thread when large, so the event loop never holds it in one piece. */
-export function readImportBody(body: Buffer): Promise<ReadBody> {
-  if (body.length < WORKER_FROM_BYTES) return Promise.resolve(readBody(body.toString("utf8")));
-  const id = nextId++;
-  return new Promise((resolve) => {
-    waiting.set(id, resolve);
-    // A large body owns its memory (the request's chunks joined into a new buffer): that memory
-    // moves to the worker as it is. Copying 10 MB first held this thread for 10-30 ms.
-    const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
-    const bytes = owned ? new Uint8Array(body.buffer) : new Uint8Array(body);
-    bodyWorker().postMessage({ id, body: bytes }, [bytes.buffer as ArrayBuffer]);
+/** How the body arrives: the request's stream, the route's limit and the announced length. */
+export interface BodyStream {
+  payload: Readable;
+  limit: number;
+  contentLength: number;
+}
+
+/**
+ * Reads an import body as it arrives: a small one here, a large one in the worker thread, which
+ * gets each piece of the request as it comes and joins them there. Joining 10 MB on the event
+ * loop (Fastify's body reader) held it for 20-90 ms at a large import's start: the first write
+ * to fresh memory is slow on some machines. Answers undefined for an empty body; refuses one over
+ * `limit` with 413 (also as soon as its headers announce it), one cut short with 400.
+ */
+export function readImportBody({ payload, limit, contentLength }: BodyStream): Promise<ReadBody | undefined> {
+  if (contentLength > limit) return Promise.reject(new AppError(413, "Request body is too large"));
+  return new Promise((resolve, reject) => {
+    const small: Buffer[] = [];
+    let received = 0;
+    /** The worker's read of this body, once it outgrew WORKER_FROM_BYTES. */
+    let session: { worker: Worker; id: number; answer: Promise<ReadBody> } | undefined;
+    const stop = () => {
+      payload.removeListener("data", onData);
+      payload.removeListener("end", onEnd);
+      payload.removeListener("error", onError);
+      session?.worker.postMessage({ id: session.id, abort: true });
+    };
+    const refuse = (err: AppError) => {
+      stop();
+      reject(err);
+    };
+    function onData(piece: Buffer | string) {
+      const chunk = typeof piece === "string" ? Buffer.from(piece) : piece;
+      received += chunk.length;
+      if (received > limit) return refuse(new AppError(413, "Request body is too large"));
+      if (session) {
+        // A copy: the piece may share the socket's read buffer, which must not move.
+        session.worker.postMessage({ id: session.id, chunk });
+        return;
+      }
+      small.push(chunk);
+      if (received >= WORKER_FROM_BYTES) {
+        session = openSession();
+        for (const c of small.splice(0)) session.worker.postMessage({ id: session.id, chunk: c });
+      }
+    }
+    function onEnd() {
+      if (!Number.isNaN(contentLength) && received !== contentLength)
+        return refuse(new AppError(400, "Request body size did not match Content-Length"));
+      const open = session;
+      session = undefined; // ended: nothing to abort
+      stop();
+      if (open) {
+        open.worker.postMessage({ id: open.id, end: true });
+        return open.answer.then(resolve);
+      }
+      const text = Buffer.concat(small, received).toString("utf8");
+      // An empty body (POST .../commit) is no body, as on every other route.
+      resolve(text.trim() === "" ? undefined : readBody(text));
+    }
+    function onError(err: Error) {
+      refuse(new AppError(400, `The body could not be read: ${err.message}`));
+    }
+    payload.on("data", onData);
+    payload.on("end", onEnd);
+    payload.on("error", onError);
+    payload.resume();
   });
+}
+
+/** Starts the worker's read of one body: its pieces follow as { id, chunk }, then { id, end }. */
+function openSession(): { worker: Worker; id: number; answer: Promise<ReadBody> } {
+  const id = nextId++;
+  const worker = bodyWorker();
+  const answer = new Promise<ReadBody>((resolve) => waiting.set(id, resolve));
+  return { worker, id, answer };
 }

@@ -1,10 +1,25 @@
-/** The thread that reads large import bodies (import-body.ts readImportBody). */
+/** The thread that reads large import bodies (import-body.ts readImportBody): pieces arrive as the request does. */
 import { parentPort } from "node:worker_threads";
-import { readBody } from "./import-body.js";
+import { type ReadBody, readBody } from "./import-body.js";
+
+type Message = { id: number; chunk: Uint8Array } | { id: number; end: true } | { id: number; abort: true };
 
 const decoder = new TextDecoder();
-parentPort?.on("message", ({ id, body }: { id: number; body: Uint8Array }) => {
-  const answer = readBody(decoder.decode(body));
+/** Each body being read: its pieces so far. */
+const bodies = new Map<number, Uint8Array[]>();
+
+parentPort?.on("message", (message: Message) => {
+  const { id } = message;
+  if ("chunk" in message) {
+    const pieces = bodies.get(id) ?? [];
+    pieces.push(message.chunk);
+    bodies.set(id, pieces);
+    return;
+  }
+  const pieces = bodies.get(id) ?? [];
+  bodies.delete(id);
+  if ("abort" in message) return;
+  const answer: ReadBody = readBody(decoder.decode(Buffer.concat(pieces)));
   // The chunks' bytes move to the event loop's thread: nothing is copied there.
   parentPort?.postMessage({ id, answer }, answer.ok ? [answer.bytes.buffer as ArrayBuffer] : []);
 });

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { FastifyRequest, FastifySchemaCompiler } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -32,17 +33,18 @@ const bodyValidator: FastifySchemaCompiler<z.ZodType> = (route) => {
 export async function importRoutes(app: ZodApp): Promise<void> {
   await app.register(async (scope) => {
     scope.removeContentTypeParser("application/json");
-    scope.addContentTypeParser(
-      "application/json",
-      { parseAs: "buffer", bodyLimit: IMPORT_BODY_LIMIT_BYTES },
-      async (_request: FastifyRequest, body: Buffer) => {
-        // An empty body (POST .../commit) is no body, as on every other route.
-        if (body.length < 64 && body.toString("utf8").trim() === "") return undefined;
-        const read = await readImportBody(body);
-        if (!read.ok) throw new AppError(400, read.message, { details: read.details });
-        return new ImportBody(read.bytes, read.ends, read.rowCount, read.firstRow);
-      },
-    );
+    // No parseAs: the parser gets the request's stream, so a large body goes to the reading thread
+    // piece by piece as it arrives (readImportBody), never joined on the event loop.
+    scope.addContentTypeParser("application/json", async (request: FastifyRequest, payload: Readable) => {
+      const read = await readImportBody({
+        payload,
+        limit: request.routeOptions.bodyLimit,
+        contentLength: Number(request.headers["content-length"]),
+      });
+      if (read === undefined) return undefined;
+      if (!read.ok) throw new AppError(400, read.message, { details: read.details });
+      return new ImportBody(read.bytes, read.ends, read.rowCount, read.firstRow);
+    });
     scope.setValidatorCompiler(bodyValidator);
     const zscope = scope.withTypeProvider<ZodTypeProvider>();
     await importCallRoutes(zscope);

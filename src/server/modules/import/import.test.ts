@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImportPreview, ImportResult } from "../../../contract/import.js";
@@ -280,6 +281,27 @@ describe("POST /api/products/import", () => {
     expect(bad.json()).toMatchObject({ details: [{ path: "products.2999.barcode" }] });
   });
 
+  it("reads a body that arrives in pieces without a length: a large one imports whole, one over the limit answers 413", async () => {
+    const { cookie } = await signedIn(t.app, "manager");
+    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const prefix = newBarcode("PIECES");
+    // Names with characters of two and three bytes: pieces cut through them must join whole.
+    const rows = Array.from({ length: 4000 }, (_, i) => ({
+      barcode: `${prefix}-${i}`,
+      product_name: `Pokémon ★ ${i} ${"é".repeat(40)}`,
+      vendor: "Topps",
+    }));
+    const body = Buffer.from(JSON.stringify({ products: rows }));
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    const ok = await sendInPieces(`${address}/api/products/import`, cookie, body, 7_777);
+    expect(ok.status, ok.text).toBe(200);
+    expect(JSON.parse(ok.text)).toMatchObject({ created: 4000, errors: [] });
+    expect(await productByBarcode(`${prefix}-3999`)).toMatchObject({ productName: `Pokémon ★ 3999 ${"é".repeat(40)}` });
+    const tooLarge = await sendInPieces(`${address}/api/products/import`, cookie, Buffer.alloc(17 * 1024 * 1024, 32), 256 * 1024);
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.text)).toEqual({ error: "Request body is too large" });
+  });
+
   it("answers 400 when products is not a list, and 413 for a body that is too large", async () => {
     expect((await manager.post("/api/products/import", { products: "nope" })).statusCode).toBe(400);
     expect((await manager.post("/api/products/import", {})).statusCode).toBe(400);
@@ -360,3 +382,26 @@ describe("POST /api/products/import?dry_run=true", () => {
     });
   });
 });
+
+/** POSTs `body` as JSON in pieces of `pieceBytes` with no Content-Length (chunked), as a streaming client would. */
+function sendInPieces(url: string, cookie: string, body: Buffer, pieceBytes: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers: { cookie, "content-type": "application/json" } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        text += d;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    // The server may answer (413) and close before the whole body is written.
+    req.on("error", (err: NodeJS.ErrnoException) => (err.code === "EPIPE" || err.code === "ECONNRESET" ? undefined : reject(err)));
+    const write = async () => {
+      for (let at = 0; at < body.length && !req.destroyed; at += pieceBytes) {
+        if (!req.write(body.subarray(at, at + pieceBytes))) await new Promise((r) => req.once("drain", r));
+      }
+      req.end();
+    };
+    void write();
+  });
+}
