@@ -108,7 +108,9 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
     leaseMs: config.IMPORT_LEASE_SECONDS * 1000,
     pauseInBatchMs: config.IMPORT_BATCH_PAUSE_MS,
     // The embedded database has one connection for everything: a tap waits for the batch on it.
+    // While nobody else uses it, the batches may be as long as on PostgreSQL.
     batchTargetMs: database.kind === "pglite" ? 50 : IMPORT_RUNNER_DEFAULTS.batchTargetMs,
+    quietBatchTargetMs: database.kind === "pglite" ? IMPORT_RUNNER_DEFAULTS.batchTargetMs : undefined,
     // One server per embedded data folder (its lock): an import still committing at start was cut off here.
     ownsAll: database.kind === "pglite",
   });

@@ -1,6 +1,9 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { Database } from "./client.js";
 
+/** When bulk work last found a person's statement running or queued, per database (performance.now()). */
+const peopleSeenAt = new WeakMap<Database, number>();
+
 /**
  * Bulk work (import batches, staging, undo) calls this before each statement or transaction. On
  * the embedded database (one connection for everything) it waits until the connection is free
@@ -14,5 +17,16 @@ export async function yieldToPeople(database: Database): Promise<void> {
   const { pool } = database;
   const max = pool.options.max ?? 1;
   const busy = () => pool.waitingCount > 0 || (pool.idleCount === 0 && pool.totalCount >= max);
+  if (busy()) peopleSeenAt.set(database, performance.now());
   for (let waited = 0; busy() && waited < 50; waited += 5) await delay(5);
+}
+
+/**
+ * Whether bulk work found someone waiting for the embedded database's connection in the last
+ * `ms`. A request that comes during a batch waits for it, so the next yieldToPeople sees it:
+ * after a quiet spell one request waits for one longer batch, and the batches shrink after it.
+ */
+export function peopleSeenWithin(database: Database, ms: number): boolean {
+  const at = peopleSeenAt.get(database);
+  return at !== undefined && performance.now() - at <= ms;
 }
