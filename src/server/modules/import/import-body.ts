@@ -185,7 +185,9 @@ export function readImportBody({ payload, limit, contentLength }: BodyStream): P
       payload.removeListener("data", onData);
       payload.removeListener("end", onEnd);
       payload.removeListener("error", onError);
-      session?.worker.postMessage({ id: session.id, abort: true });
+      if (!session) return;
+      session.worker.postMessage({ id: session.id, abort: true });
+      waiting.delete(session.id);
     };
     const refuse = (err: AppError) => {
       stop();

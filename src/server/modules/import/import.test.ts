@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImportPreview, ImportResult } from "../../../contract/import.js";
@@ -283,7 +284,7 @@ describe("POST /api/products/import", () => {
 
   it("reads a body that arrives in pieces without a length: a large one imports whole, one over the limit answers 413", async () => {
     const { cookie } = await signedIn(t.app, "manager");
-    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const address = await listening();
     const prefix = newBarcode("PIECES");
     // Names with characters of two and three bytes: pieces cut through them must join whole.
     const rows = Array.from({ length: 4000 }, (_, i) => ({
@@ -300,6 +301,33 @@ describe("POST /api/products/import", () => {
     const tooLarge = await sendInPieces(`${address}/api/products/import`, cookie, Buffer.alloc(17 * 1024 * 1024, 32), 256 * 1024);
     expect(tooLarge.status).toBe(413);
     expect(JSON.parse(tooLarge.text)).toEqual({ error: "Request body is too large" });
+  });
+
+  it("drops a large body whose client goes away halfway, and reads the next one", async () => {
+    const { cookie } = await signedIn(t.app, "manager");
+    const address = new URL(await listening());
+    const prefix = newBarcode("DROPPED");
+    const rows = Array.from({ length: 4000 }, (_, i) => ({
+      barcode: `${prefix}-${i}`,
+      product_name: `Dropped ${i} ${"x".repeat(60)}`,
+      vendor: "Topps",
+    }));
+    const body = Buffer.from(JSON.stringify({ products: rows }));
+    // Announces the whole body, sends 300 kB of it (past the size read in the worker thread), and hangs up.
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(address.port), "127.0.0.1", () => {
+        socket.write(
+          `POST /api/products/import HTTP/1.1\r\nHost: shop.example\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
+        socket.write(body.subarray(0, 300 * 1024), () => setTimeout(() => socket.destroy(), 100));
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", reject);
+    });
+    expect(await productByBarcode(`${prefix}-0`)).toBeUndefined();
+    const res = await sendInPieces(`${address.origin}/api/products/import`, cookie, body, 64 * 1024);
+    expect(res.status, res.text).toBe(200);
+    expect(JSON.parse(res.text)).toMatchObject({ created: 4000, errors: [] });
   });
 
   it("answers 400 when products is not a list, and 413 for a body that is too large", async () => {
@@ -382,6 +410,13 @@ describe("POST /api/products/import?dry_run=true", () => {
     });
   });
 });
+
+let listen: Promise<string> | undefined;
+/** The test app's address over real HTTP (it listens once, for every test that needs a socket). */
+const listening = () => {
+  listen ??= t.app.listen({ port: 0, host: "127.0.0.1" });
+  return listen;
+};
 
 /** POSTs `body` as JSON in pieces of `pieceBytes` with no Content-Length (chunked), as a streaming client would. */
 function sendInPieces(url: string, cookie: string, body: Buffer, pieceBytes: number): Promise<{ status: number; text: string }> {
