@@ -107,6 +107,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
     maxBatchRows: config.IMPORT_BATCH_ROWS,
     leaseMs: config.IMPORT_LEASE_SECONDS * 1000,
     pauseInBatchMs: config.IMPORT_BATCH_PAUSE_MS,
+    pauseAfterBatchMs: config.IMPORT_BATCH_GAP_MS,
     // The embedded database has one connection for everything: a tap waits for the batch on it.
     // While nobody else uses it, the batches may be as long as on PostgreSQL.
     batchTargetMs: database.kind === "pglite" ? 50 : IMPORT_RUNNER_DEFAULTS.batchTargetMs,

@@ -144,6 +144,8 @@ export const configSchema = z.object({
   IMPORT_LEASE_SECONDS: z.coerce.number().positive().default(15),
   /** Diagnostics and tests only: a pause inside each import batch's transaction, so a crash can land in the middle of one. */
   IMPORT_BATCH_PAUSE_MS: z.coerce.number().int().min(0).default(0),
+  /** Diagnostics and tests only: a pause after each committed import batch, so a crash can land between two. */
+  IMPORT_BATCH_GAP_MS: z.coerce.number().int().min(0).default(0),
   /** A webhook attempt without a 2xx answer in this time has failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**

@@ -21,8 +21,8 @@ import {
 
 /**
  * Imports as durable jobs on PostgreSQL with several real server processes (src/server/main.ts)
- * on one database: a process killed (kill -9) in the middle of a batch and its import taken over
- * by another once its lease runs out; a file's parts sent to two processes; taps on both while an
+ * on one database: a process killed (kill -9) in the middle of a batch, or between two, and its
+ * import taken over by another once its lease runs out; a file's parts sent to two processes; taps on both while an
  * import changes the same products. Counted in SQL on the servers' database.
  */
 
@@ -116,6 +116,71 @@ describe("durable imports on PostgreSQL, several server processes", () => {
     const [after] = await query<{ attempts: number }>(`select attempts from imports where id = $1`, [id]);
     expect(after?.attempts).toBeGreaterThanOrEqual(2);
     console.info(`killed A with the batch after row ${cut.processed} of ${file.rows.length} open; claims in all: ${after?.attempts}`);
+    expect(await stop(b, "SIGTERM")).toBe(0);
+    expect(await stop(a2, "SIGTERM")).toBe(0);
+    expectNoImportFailures(a, b, a2);
+  });
+
+  it("a process killed (kill -9) between two batches: another takes the import over at the cursor, every row once", {
+    timeout: 150_000,
+  }, async () => {
+    // A waits 500 ms after each batch commits, with no transaction open; B imports nothing itself.
+    const [a, b] = (await Promise.all([
+      cluster.start({ ...ENV, IMPORT_BATCH_GAP_MS: "500", ...named("durable_gap_a") }),
+      cluster.start({ ...ENV, ...named("durable_gap_b") }),
+    ])) as [ServerProcess, ServerProcess];
+    const cookie = await login(b, ADMIN.username, ADMIN.password);
+    const prefix = uniquePrefix("GAP");
+    const file = mixedImport(prefix);
+    expect(await importInOneCall(b, cookie, file.setup)).toMatchObject({ created: file.setup.length, errors: [] });
+    const id = await stageImport([a, b], cookie, file.rows, 800);
+    await commitImport(a, cookie, id);
+    const cursor = async () => (await query<{ processed: number }>(`select processed from imports where id = $1`, [id]))[0]?.processed ?? 0;
+    await until("A to write some rows", async () => (await cursor()) >= 100 || undefined, 60_000, 50);
+
+    // Right after a batch commits (the cursor moved), A waits and holds no transaction: killed then.
+    const committed = await until(
+      "a batch of A's to commit with none of A's statements running",
+      async () => {
+        const before = await cursor();
+        const moved = await until(
+          "the cursor to move",
+          async () => {
+            const now = await cursor();
+            return now > before ? now : undefined;
+          },
+          30_000,
+          10,
+        );
+        const busy = await query(
+          `select pid from pg_stat_activity where application_name = 'durable_gap_a' and state in ('active', 'idle in transaction')`,
+        );
+        if (busy.length > 0) return undefined;
+        a.child.kill("SIGKILL");
+        return moved;
+      },
+      60_000,
+      0,
+    );
+    await a.exited;
+    await until(
+      "A's connections to end",
+      async () => (await query(`select pid from pg_stat_activity where application_name = 'durable_gap_a'`)).length === 0,
+      30_000,
+      50,
+    );
+    // Nothing after the batch it had committed: the cursor is where it was, and so are the audit rows.
+    expect(await cursor()).toBe(committed);
+    expect(committed).toBeLessThan(file.rows.length);
+    const [written] = await query<{ n: number }>(`select count(*)::int as n from product_audit where import_id = $1`, [id]);
+    const [counted] = await query<{ n: number }>(`select (created + updated)::int as n from imports where id = $1`, [id]);
+    expect(written?.n).toBe(counted?.n);
+
+    const a2 = await cluster.start({ ...ENV, ...named("durable_gap_a2") });
+    const job = await settled(b, cookie, id, 60_000);
+    expectResult(job, file);
+    await expectWrittenOnce(query, prefix, file, id);
+    console.info(`killed A between two batches, after row ${committed} of ${file.rows.length}`);
     expect(await stop(b, "SIGTERM")).toBe(0);
     expect(await stop(a2, "SIGTERM")).toBe(0);
     expectNoImportFailures(a, b, a2);

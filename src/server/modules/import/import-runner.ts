@@ -38,6 +38,8 @@ export interface ImportRunnerOptions {
   ownsAll: boolean;
   /** Diagnostics and tests only: a pause inside each batch's transaction (a crash can then land in the middle of one). */
   pauseInBatchMs: number;
+  /** Diagnostics and tests only: a pause after each committed batch (a crash can then land between two). */
+  pauseAfterBatchMs: number;
 }
 
 export const IMPORT_RUNNER_DEFAULTS: Omit<ImportRunnerOptions, "ownsAll"> = {
@@ -46,6 +48,7 @@ export const IMPORT_RUNNER_DEFAULTS: Omit<ImportRunnerOptions, "ownsAll"> = {
   leaseMs: 15_000,
   pollMs: 5_000,
   pauseInBatchMs: 0,
+  pauseAfterBatchMs: 0,
 };
 
 /** Bulk work that found nobody waiting for this long takes the quiet batch aim. */
@@ -179,6 +182,7 @@ export class ImportRunner {
           continue;
         }
         took = performance.now() - started;
+        if (this.options.pauseAfterBatchMs > 0) await delay(this.options.pauseAfterBatchMs);
       }
     } finally {
       event.flush();
