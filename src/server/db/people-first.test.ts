@@ -40,12 +40,13 @@ describe("bulk work yields to people", () => {
   });
 
   it("on the embedded database, waits at most about 50 ms, so bulk work still moves while someone holds the connection", async () => {
-    const p = await person(1);
+    // 2 s: far longer than the yield may wait, also on a slow machine whose timers run late.
+    const p = await person(2);
     const started = performance.now();
     await yieldToPeople(database);
     const waited = performance.now() - started;
     expect(p.done()).toBe(false);
     await p.query;
-    expect(waited).toBeLessThan(900);
+    expect(waited).toBeLessThan(1_000);
   });
 });

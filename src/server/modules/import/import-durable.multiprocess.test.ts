@@ -124,9 +124,9 @@ describe("durable imports on PostgreSQL, several server processes", () => {
   it("a process killed (kill -9) between two batches: another takes the import over at the cursor, every row once", {
     timeout: 150_000,
   }, async () => {
-    // A waits 500 ms after each batch commits, with no transaction open; B imports nothing itself.
+    // A waits 1 s after each batch commits (its lease lasts 2 s), with no transaction open; B imports nothing itself.
     const [a, b] = (await Promise.all([
-      cluster.start({ ...ENV, IMPORT_BATCH_GAP_MS: "500", ...named("durable_gap_a") }),
+      cluster.start({ ...ENV, IMPORT_BATCH_GAP_MS: "1000", ...named("durable_gap_a") }),
       cluster.start({ ...ENV, ...named("durable_gap_b") }),
     ])) as [ServerProcess, ServerProcess];
     const cookie = await login(b, ADMIN.username, ADMIN.password);
