@@ -44,21 +44,49 @@ afterAll(async () => {
 /** The processes' connections carry their name (pg_stat_activity.application_name). */
 const named = (name: string) => ({ DATABASE_URL: `${cluster.dbUrl}?application_name=${name}` });
 
+/**
+ * Processes A (with `envOfA`) and B, named `${name}_a` and `${name}_b`; a mixed file (barcodes
+ * starting with `barcodePrefix`) whose existing products are made through B, then the file staged
+ * on both and committed on A, which writes it.
+ */
+async function importWrittenByA(name: string, barcodePrefix: string, envOfA: Record<string, string>) {
+  const [a, b] = (await Promise.all([
+    cluster.start({ ...ENV, ...envOfA, ...named(`${name}_a`) }),
+    cluster.start({ ...ENV, ...named(`${name}_b`) }),
+  ])) as [ServerProcess, ServerProcess];
+  const cookie = await login(b, ADMIN.username, ADMIN.password);
+  const prefix = uniquePrefix(barcodePrefix);
+  const file = mixedImport(prefix);
+  expect(await importInOneCall(b, cookie, file.setup)).toMatchObject({ created: file.setup.length, errors: [] });
+  const id = await stageImport([a, b], cookie, file.rows, 800);
+  await commitImport(a, cookie, id);
+  return { a, b, cookie, prefix, file, id };
+}
+
+/** Once killed, `a` has exited and the database has ended its connections (named `applicationName`). */
+async function gone(a: ServerProcess, applicationName: string): Promise<void> {
+  await a.exited;
+  await until(
+    "A's connections to end",
+    async () => (await query(`select pid from pg_stat_activity where application_name = $1`, [applicationName])).length === 0,
+    30_000,
+    50,
+  );
+}
+
+/** Nothing of a batch after the cursor stayed: the import's audit rows are those of the rows it counts. */
+async function expectAuditOfCountedRows(id: string): Promise<void> {
+  const [written] = await query<{ n: number }>(`select count(*)::int as n from product_audit where import_id = $1`, [id]);
+  const [counted] = await query<{ n: number }>(`select (created + updated)::int as n from imports where id = $1`, [id]);
+  expect(written?.n).toBe(counted?.n);
+}
+
 describe("durable imports on PostgreSQL, several server processes", () => {
   it("a process killed (kill -9) in the middle of a batch: another takes the import over once its lease ran out, every row once", {
     timeout: 150_000,
   }, async () => {
     // A pauses 300 ms inside each batch's transaction (before writing its rows); B does not.
-    const [a, b] = (await Promise.all([
-      cluster.start({ ...ENV, IMPORT_BATCH_PAUSE_MS: "300", ...named("durable_a") }),
-      cluster.start({ ...ENV, ...named("durable_b") }),
-    ])) as [ServerProcess, ServerProcess];
-    const cookie = await login(b, ADMIN.username, ADMIN.password);
-    const prefix = uniquePrefix("KILL");
-    const file = mixedImport(prefix);
-    expect(await importInOneCall(b, cookie, file.setup)).toMatchObject({ created: file.setup.length, errors: [] });
-    const id = await stageImport([a, b], cookie, file.rows, 800);
-    await commitImport(a, cookie, id);
+    const { a, b, cookie, prefix, file, id } = await importWrittenByA("durable", "KILL", { IMPORT_BATCH_PAUSE_MS: "300" });
     await until("A to write some rows", async () => ((await jobOf(b, cookie, id)).processed ?? 0) >= 100 || undefined, 60_000, 50);
 
     // A sits in a batch: its connection has been in a transaction for 100 ms (A's only transactions are its batches).
@@ -75,13 +103,7 @@ describe("durable imports on PostgreSQL, several server processes", () => {
       20,
     );
     a.child.kill("SIGKILL");
-    await a.exited;
-    await until(
-      "A's connections to end",
-      async () => (await query(`select pid from pg_stat_activity where application_name = 'durable_a'`)).length === 0,
-      30_000,
-      50,
-    );
+    await gone(a, "durable_a");
     const [cut] = await query<{ processed: number; status: string; lease_until: Date; attempts: number }>(
       `select processed, status, lease_until, attempts from imports where id = $1`,
       [id],
@@ -90,10 +112,7 @@ describe("durable imports on PostgreSQL, several server processes", () => {
     expect(cut.status).toBe("committing");
     expect(cut.processed).toBeGreaterThan(0);
     expect(cut.processed).toBeLessThan(file.rows.length);
-    // Nothing of the open batch stayed: the audit rows of the import are those of the rows before the cursor.
-    const [written] = await query<{ n: number }>(`select count(*)::int as n from product_audit where import_id = $1`, [id]);
-    const [counted] = await query<{ n: number }>(`select (created + updated)::int as n from imports where id = $1`, [id]);
-    expect(written?.n).toBe(counted?.n);
+    await expectAuditOfCountedRows(id);
 
     // A starts again at once (without the pause): B and the new A both look for imports whose lease ran out.
     const a2 = await cluster.start({ ...ENV, ...named("durable_a2") });
@@ -125,16 +144,7 @@ describe("durable imports on PostgreSQL, several server processes", () => {
     timeout: 150_000,
   }, async () => {
     // A waits 1 s after each batch commits (its lease lasts 2 s), with no transaction open; B imports nothing itself.
-    const [a, b] = (await Promise.all([
-      cluster.start({ ...ENV, IMPORT_BATCH_GAP_MS: "1000", ...named("durable_gap_a") }),
-      cluster.start({ ...ENV, ...named("durable_gap_b") }),
-    ])) as [ServerProcess, ServerProcess];
-    const cookie = await login(b, ADMIN.username, ADMIN.password);
-    const prefix = uniquePrefix("GAP");
-    const file = mixedImport(prefix);
-    expect(await importInOneCall(b, cookie, file.setup)).toMatchObject({ created: file.setup.length, errors: [] });
-    const id = await stageImport([a, b], cookie, file.rows, 800);
-    await commitImport(a, cookie, id);
+    const { a, b, cookie, prefix, file, id } = await importWrittenByA("durable_gap", "GAP", { IMPORT_BATCH_GAP_MS: "1000" });
     const cursor = async () => (await query<{ processed: number }>(`select processed from imports where id = $1`, [id]))[0]?.processed ?? 0;
     await until("A to write some rows", async () => (await cursor()) >= 100 || undefined, 60_000, 50);
 
@@ -162,19 +172,11 @@ describe("durable imports on PostgreSQL, several server processes", () => {
       60_000,
       0,
     );
-    await a.exited;
-    await until(
-      "A's connections to end",
-      async () => (await query(`select pid from pg_stat_activity where application_name = 'durable_gap_a'`)).length === 0,
-      30_000,
-      50,
-    );
+    await gone(a, "durable_gap_a");
     // Nothing after the batch it had committed: the cursor is where it was, and so are the audit rows.
     expect(await cursor()).toBe(committed);
     expect(committed).toBeLessThan(file.rows.length);
-    const [written] = await query<{ n: number }>(`select count(*)::int as n from product_audit where import_id = $1`, [id]);
-    const [counted] = await query<{ n: number }>(`select (created + updated)::int as n from imports where id = $1`, [id]);
-    expect(written?.n).toBe(counted?.n);
+    await expectAuditOfCountedRows(id);
 
     const a2 = await cluster.start({ ...ENV, ...named("durable_gap_a2") });
     const job = await settled(b, cookie, id, 60_000);
