@@ -28,63 +28,69 @@ interface Setup {
   taps: TapLoad;
 }
 
-/** Main thread to load thread: the window's start (epoch ms: each thread's performance.now() has its own origin), then stop. */
+/** What the thread is given: the load, and the main thread's time origin (each thread's performance.now() has its own). */
+interface ThreadData extends Setup {
+  mainTimeOrigin: number;
+}
+
+/** Main thread to load thread: the window's start (the main thread's performance.now()), then stop. */
 type Command = { begin: number } | "stop";
+type Recorded = { probes: ProbeStats[]; taps: Tap[] };
 /** Load thread to main thread. */
-type Report = "ready" | { touched: number } | { probes: ProbeStats[]; taps: Tap[] };
+type Report = "ready" | { touched: number } | Recorded;
 
 export interface LoadThread {
   /** Starts the probes and taps with the window that starts at performance.now() `startedAt`. */
   begin(startedAt: number): void;
-  /** Ends them: what they recorded, tap times in this thread's performance.now(). */
-  stop(): Promise<{ probes: ProbeStats[]; taps: Tap[] }>;
+  /** Ends them: what they recorded, tap times in the main thread's performance.now(). */
+  stop(): Promise<Recorded>;
 }
 
 /** Starts the thread and waits until it is warm; `touched` hears every tapped product's id. */
 export async function startLoadThread(setup: Setup, touched: (id: number) => void): Promise<LoadThread> {
+  const data: ThreadData = { ...setup, mainTimeOrigin: performance.timeOrigin };
   const worker = new Worker(
     `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); });`,
-    { eval: true, workerData: setup },
+    { eval: true, workerData: data },
   );
-  let ready: () => void = () => {};
-  let done: (answer: { probes: ProbeStats[]; taps: Tap[] }) => void = () => {};
-  let failed: (err: Error) => void = () => {};
-  const warm = new Promise<void>((resolve) => {
-    ready = resolve;
-  });
-  const recorded = new Promise<{ probes: ProbeStats[]; taps: Tap[] }>((resolve) => {
-    done = resolve;
-  });
-  const failure = new Promise<never>((_, reject) => {
-    failed = reject;
-  });
-  failure.catch(() => {}); // raced below; an unobserved rejection must not end the bench
+  // The report awaited now ("ready", then what was recorded); the thread failing or ending, before
+  // or while it is awaited, fails it.
+  let awaited: { resolve: (report: Report) => void; reject: (err: Error) => void } | undefined;
+  let ended: Error | undefined;
+  const next = () =>
+    new Promise<Report>((resolve, reject) => {
+      awaited = { resolve, reject };
+      if (ended) reject(ended);
+    });
+  const fail = (err: Error) => {
+    ended ??= err;
+    awaited?.reject(err);
+  };
   worker.on("message", (report: Report) => {
-    if (report === "ready") ready();
-    else if ("touched" in report) touched(report.touched);
-    else done(report);
+    if (typeof report === "object" && "touched" in report) touched(report.touched);
+    else awaited?.resolve(report);
   });
-  worker.once("error", failed);
-  worker.once("exit", (code) => failed(new Error(`the load thread ended (exit code ${code}) before answering`)));
-  await Promise.race([warm, failure]);
-  // Tap times come back as epoch ms; this thread's performance.now() is epoch - its origin.
-  const here = (epochMs: number) => epochMs - performance.timeOrigin;
+  worker.once("error", fail);
+  worker.once("exit", (code) => fail(new Error(`the load thread ended (exit code ${code}) before answering`)));
+  await next();
   return {
-    begin: (startedAt) => worker.postMessage({ begin: performance.timeOrigin + startedAt } satisfies Command),
+    begin: (startedAt) => worker.postMessage({ begin: startedAt } satisfies Command),
     stop: async () => {
+      const recorded = next();
       worker.postMessage("stop" satisfies Command);
-      const answer = await Promise.race([recorded, failure]);
+      const answer = (await recorded) as Recorded;
       await worker.terminate();
-      const taps = answer.taps.map((t) => ({ ...t, sentAt: here(t.sentAt), answeredAt: here(t.answeredAt) }));
-      return { probes: answer.probes, taps };
+      return answer;
     },
   };
 }
 
-if (!isMainThread && parentPort && (workerData as Setup | undefined)?.probes) {
-  const { probes, taps } = workerData as Setup;
+if (!isMainThread && parentPort && (workerData as ThreadData | undefined)?.probes) {
+  const { probes, taps, mainTimeOrigin } = workerData as ThreadData;
   const port = parentPort;
   const report = (r: Report) => port.postMessage(r);
+  /** This thread's performance.now() minus the main thread's for the same moment. */
+  const offset = mainTimeOrigin - performance.timeOrigin;
   const window = { stopped: false, startedAt: 0 };
   // Warm: every code path once and a connection to each server, so the window times the servers.
   const urls = [...probes.map((p) => p.url), ...taps.bases.map((b) => `${b}/api/health`)];
@@ -94,14 +100,14 @@ if (!isMainThread && parentPort && (workerData as Setup | undefined)?.probes) {
       window.stopped = true;
       return;
     }
-    window.startedAt = command.begin - performance.timeOrigin;
+    window.startedAt = command.begin + offset;
     const probing = Promise.all(probes.map((t) => runProbe(window, t.label, t.url, t.expected)));
     const tapping = runTaps(window, taps.bases, taps.cookie, taps.products, taps.perSecond, (id) => report({ touched: id }));
     void Promise.all([probing, tapping]).then(([probeStats, tapList]) =>
       report({
         probes: probeStats,
-        // As epoch ms: the main thread's performance.now() has another origin.
-        taps: tapList.map((t) => ({ ...t, sentAt: performance.timeOrigin + t.sentAt, answeredAt: performance.timeOrigin + t.answeredAt })),
+        // In the main thread's time, as its sockets' arrivals are.
+        taps: tapList.map((t) => ({ ...t, sentAt: t.sentAt - offset, answeredAt: t.answeredAt - offset })),
       }),
     );
   });

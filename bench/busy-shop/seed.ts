@@ -92,8 +92,10 @@ export interface ImportAnswer {
   errors: number;
 }
 
-/** The body of `POST /api/products/import` for these rows. */
-/** An import's body as UTF-8 bytes: sent as they are (encoding a 10 MB string as it is sent held this process for 10-30 ms). */
+/**
+ * The body of `POST /api/products/import` for these rows, as UTF-8 bytes: sent as they are
+ * (encoding a 10 MB string as it is sent held this process for 10-30 ms).
+ */
 export const importJson = (rows: ProductRow[]): Buffer => Buffer.from(JSON.stringify({ products: rows }));
 
 /** `body`: the rows' body made beforehand (importJson), so that this process does not stall when the import starts. */
