@@ -101,19 +101,12 @@ export function readBody(text: string): ReadBody {
       return { ok: false, message, details: [{ path, message }] };
     }
   }
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i < products.length; i += IMPORT_CHUNK_ROWS)
-    parts.push(encoder.encode(JSON.stringify(products.slice(i, i + IMPORT_CHUNK_ROWS))));
-  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  const ends: number[] = [];
+  const texts: string[] = [];
+  for (let i = 0; i < products.length; i += IMPORT_CHUNK_ROWS) texts.push(JSON.stringify(products.slice(i, i + IMPORT_CHUNK_ROWS)));
   let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-    ends.push(at);
-  }
-  return { ok: true, bytes, ends, rowCount: products.length, firstRow };
+  const ends = texts.map((text) => (at += Buffer.byteLength(text)));
+  // TextEncoder's bytes have memory of their own (never Buffer's shared pool): they may be moved.
+  return { ok: true, bytes: new TextEncoder().encode(texts.join("")), ends, rowCount: products.length, firstRow };
 }
 
 /** The worker: built beside the server (scripts/build-server.mjs), or its source loaded through tsx's loader. */
