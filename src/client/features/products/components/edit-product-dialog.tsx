@@ -95,8 +95,13 @@ export function EditProductDialog({ product, onClose }: EditProductDialogProps) 
     else await save(changes, opened.version);
   });
 
+  // Escape belongs to the viewer while it is open. Radix moves Escape to the top dialog only once
+  // that dialog's layer is registered, a few frames after it shows: an Escape pressed meanwhile
+  // reaches this dialog, and it closes the viewer rather than both.
+  const closeTop = viewing === null ? onClose : () => setViewing(null);
+
   return (
-    <Dialog onClose={onClose} busy={saving} title="Edit Product" size={conflict ? "lg" : "md"}>
+    <Dialog onClose={closeTop} busy={saving} title="Edit Product" size={conflict ? "lg" : "md"}>
       {conflict ? (
         <EditConflict
           conflict={conflict}
