@@ -1,10 +1,9 @@
 import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../contract/products.js";
-import type { Database } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
-import { createTestDatabase } from "../../test/test-app.js";
+import { fileDatabase } from "../../test/file-database.js";
 import { CatalogueCache, type CatalogueCacheOptions, type CatalogueSnapshot, type CatalogueSource } from "./catalogue-cache.js";
 import { catalogueSource } from "./products.service.js";
 import { newBarcode } from "./products.test-support.js";
@@ -15,16 +14,7 @@ import { newBarcode } from "./products.test-support.js";
  * would: the cache hears of them only through the watermark.
  */
 
-let database: Database;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ database, drop } = await createTestDatabase());
-});
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
-});
+const file = fileDatabase();
 
 /** Short times so the tests run in seconds; the server's are CATALOGUE_CACHE_DEFAULTS. */
 const FAST: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 50, quietMs: 300, trustMs: 1_000, catchUpBetweenBuilds: true };
@@ -32,7 +22,7 @@ const FAST: CatalogueCacheOptions = { maxBehind: 5_000, pollMs: 50, quietMs: 300
 /** A new product, committed; its revision. */
 async function insertProduct(barcode = newBarcode("WARM")): Promise<number> {
   const [row] = rowsOf<{ revision: string | number }>(
-    await database.db.execute(sql`
+    await file.database.db.execute(sql`
       insert into products (barcode, product_name, vendor, revision)
       values (${barcode}, 'Warm Card', 'Topps', take_revision()) returning revision`),
   );
@@ -41,7 +31,7 @@ async function insertProduct(barcode = newBarcode("WARM")): Promise<number> {
 
 /** The real source, with every list build recorded (when it started and ended, how many ran at once). */
 function recordedSource() {
-  const real = catalogueSource(database.db);
+  const real = catalogueSource(file.database.db);
   const builds: { start: number; end: number }[] = [];
   let running = 0;
   let mostAtOnce = 0;
@@ -76,7 +66,7 @@ function recordingLog() {
 
 const listed = (snapshot: CatalogueSnapshot | null | undefined) =>
   (JSON.parse(gunzipSync(snapshot?.gzip ?? Buffer.alloc(0)).toString("utf8")) as Product[]).map((p) => p.barcode);
-const watermark = () => catalogueSource(database.db).watermark();
+const watermark = () => catalogueSource(file.database.db).watermark();
 
 describe("a catalogue snapshot kept warm", () => {
   it("is built at start without any request, and a change is in a new one soon after", async () => {
@@ -165,7 +155,7 @@ describe("a catalogue snapshot kept warm", () => {
   });
 
   it("answers a catch-up at once from a snapshot a few changes behind, and a plain list exactly", async () => {
-    const cache = new CatalogueCache(catalogueSource(database.db), { ...FAST, quietMs: 60_000 });
+    const cache = new CatalogueCache(catalogueSource(file.database.db), { ...FAST, quietMs: 60_000 });
     cache.start();
     try {
       await vi.waitFor(() => expect(cache.current()).not.toBeNull(), { timeout: 10_000, interval: 20 });
@@ -187,7 +177,7 @@ describe("a catalogue snapshot kept warm", () => {
   });
 
   it("offers a catch-up the snapshot with no statement while a recent look found it close enough", async () => {
-    const cache = new CatalogueCache(catalogueSource(database.db), { ...FAST, maxBehind: 2, quietMs: 60_000 });
+    const cache = new CatalogueCache(catalogueSource(file.database.db), { ...FAST, maxBehind: 2, quietMs: 60_000 });
     expect(cache.recent()).toBeNull();
     cache.start();
     try {
@@ -214,7 +204,7 @@ describe("a catalogue snapshot kept warm", () => {
     expect(cache.recent()).toBeNull();
 
     // Nor once the last look is older than trustMs (no poll in between here).
-    const slow = new CatalogueCache(catalogueSource(database.db), { ...FAST, pollMs: 60_000, trustMs: 200 });
+    const slow = new CatalogueCache(catalogueSource(file.database.db), { ...FAST, pollMs: 60_000, trustMs: 200 });
     slow.start();
     try {
       await vi.waitFor(() => expect(slow.current()).not.toBeNull(), { timeout: 10_000, interval: 10 });
@@ -280,7 +270,7 @@ describe("a catalogue snapshot kept warm", () => {
     const { source, builds } = recordedSource();
     const cache = new CatalogueCache(source, FAST, log);
     // A real failure of the list statement: its table is away for a while.
-    await database.db.execute(sql`alter table products rename to products_away`);
+    await file.database.db.execute(sql`alter table products rename to products_away`);
     let renamed = true;
     try {
       cache.start();
@@ -291,13 +281,13 @@ describe("a catalogue snapshot kept warm", () => {
       // Tried again no sooner than the quiet time after the failure before.
       const gaps = builds.slice(1).map((b, i) => b.start - (builds[i]?.end ?? 0));
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(FAST.quietMs - 20);
-      await database.db.execute(sql`alter table products_away rename to products`);
+      await file.database.db.execute(sql`alter table products_away rename to products`);
       renamed = false;
       await vi.waitFor(() => expect(cache.current()).not.toBeNull(), { timeout: 10_000, interval: 20 });
       expect(cache.current()?.revision).toBe(await watermark());
       expect(lines.at(-1)).toMatchObject({ level: "info", args: ["catalogue: the snapshot is built again"] });
     } finally {
-      if (renamed) await database.db.execute(sql`alter table products_away rename to products`);
+      if (renamed) await file.database.db.execute(sql`alter table products_away rename to products`);
       await cache.stop();
     }
   });

@@ -5,10 +5,9 @@ import type { Product } from "../../../contract/products.js";
 import type { CreatedWebhook } from "../../../contract/webhooks.js";
 import { buildApp } from "../../app.js";
 import { testConfig } from "../../config.js";
-import type { Database } from "../../db/client.js";
 import { webhookDeliveries } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
-import { createTestDatabase } from "../../test/test-app.js";
+import { fileDatabase } from "../../test/file-database.js";
 import { caller } from "../products/products.test-support.js";
 import { verifyWebhook } from "./webhook-signature.js";
 import { eventually, Receiver } from "./webhooks.test-support.js";
@@ -20,25 +19,21 @@ import { eventually, Receiver } from "./webhooks.test-support.js";
  * processes: webhooks.multiprocess.test.ts.)
  */
 
-let database: Database;
-let drop: () => Promise<void>;
+const file = fileDatabase();
 let receiver: Receiver;
 const config = testConfig({ WEBHOOK_TIMEOUT_MS: 5_000, WEBHOOK_RETRY_DELAYS_MS: [100], WEBHOOK_POLL_MS: 100 });
 
 async function start(): Promise<FastifyInstance> {
-  const app = await buildApp({ config, database, serveClient: false });
+  const app = await buildApp({ config, database: file.database, serveClient: false });
   await app.ready();
   return app;
 }
 
 beforeAll(async () => {
-  ({ database, drop } = await createTestDatabase());
   receiver = await Receiver.start();
 });
 afterAll(async () => {
   await receiver?.close();
-  await database?.close();
-  await drop?.();
 });
 
 describe("webhook deliveries across a restart", () => {
@@ -59,7 +54,7 @@ describe("webhook deliveries across a restart", () => {
     const [inFlight] = await receiver.waitFor(() => true, 1);
     await first.close();
 
-    const written = await database.db.select().from(webhookDeliveries).orderBy(asc(webhookDeliveries.id));
+    const written = await file.database.db.select().from(webhookDeliveries).orderBy(asc(webhookDeliveries.id));
     expect(written.map((d) => d.status)).toEqual(["pending", "pending"]);
     expect(written.map((d) => d.attempts)).toEqual([0, 0]); // the cut-off attempt was given back
 
@@ -73,7 +68,7 @@ describe("webhook deliveries across a restart", () => {
       expect(afterRestart.map((r) => r.headers["webhook-id"])).toEqual(written.map((d) => d.messageId));
       for (const r of afterRestart) expect(verifyWebhook(hook.secret, r.headers, r.body)).toBe(true);
       await eventually(async () => {
-        const rows = await database.db.select().from(webhookDeliveries);
+        const rows = await file.database.db.select().from(webhookDeliveries);
         return rows.every((d) => d.status === "succeeded") ? rows : undefined;
       });
     } finally {
