@@ -173,7 +173,7 @@ export function readImportBody({ payload, limit, contentLength }: BodyStream): P
     const small: Buffer[] = [];
     let received = 0;
     /** The worker's read of this body, once it outgrew WORKER_FROM_BYTES. */
-    let session: { worker: Worker; id: number; answer: Promise<ReadBody> } | undefined;
+    let session: WorkerRead | undefined;
     const stop = () => {
       payload.removeListener("data", onData);
       payload.removeListener("end", onEnd);
@@ -225,8 +225,14 @@ export function readImportBody({ payload, limit, contentLength }: BodyStream): P
   });
 }
 
-/** Starts the worker's read of one body: its pieces follow as { id, chunk }, then { id, end }. */
-function openSession(): { worker: Worker; id: number; answer: Promise<ReadBody> } {
+/** The worker's read of one body: its pieces follow as { id, chunk }, then { id, end }; or { id, abort }. */
+interface WorkerRead {
+  worker: Worker;
+  id: number;
+  answer: Promise<ReadBody>;
+}
+
+function openSession(): WorkerRead {
   const id = nextId++;
   const worker = bodyWorker();
   const answer = new Promise<ReadBody>((resolve) => waiting.set(id, resolve));
