@@ -22,8 +22,8 @@ import {
 /**
  * Imports as durable jobs on PostgreSQL with several real server processes (src/server/main.ts)
  * on one database: a process killed (kill -9) in the middle of a batch, or between two, and its
- * import taken over by another once its lease runs out; a file's parts sent to two processes; taps on both while an
- * import changes the same products. Counted in SQL on the servers' database.
+ * import taken over by another once its lease runs out; a file's parts sent to two processes;
+ * taps on both while an import changes the same products. Counted in SQL on the servers' database.
  */
 
 /** Small batches, and a lease of 2 s: a process that died is taken over soon. */
