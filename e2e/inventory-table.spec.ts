@@ -353,8 +353,18 @@ test("at 390x844 the first product is in view after login, without scrolling", a
   const first = page.getByTestId("product-card").first();
   await expect(first).toBeVisible();
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
-  const box = await first.boundingBox();
-  if (!box) throw new Error("no first product");
+  // The list's first page is replaced by the whole list right after login: a card found just before
+  // has no box once replaced (CI, once). Measured again until a card in the page has its size.
+  let box = { y: 0, height: 0 };
+  await expect
+    .poll(async () => {
+      box = await first.evaluate((card) => {
+        const { y, height } = card.getBoundingClientRect();
+        return { y, height };
+      });
+      return box.height;
+    })
+    .toBeGreaterThan(0);
   console.log(`390x844: first product card at y=${box.y.toFixed(0)} px, bottom ${(box.y + box.height).toFixed(0)} px`);
   expect(box.y + box.height).toBeLessThanOrEqual(844);
   await expect(first).toBeInViewport({ ratio: 1 });
