@@ -99,6 +99,18 @@ describe("apiFetch", () => {
     });
   });
 
+  it("sends a FormData as multipart/form-data with its boundary, never as JSON", async () => {
+    const form = new FormData();
+    form.append("photo", new Blob(["pixels"], { type: "image/png" }), "card.png");
+    const res = await apiFetch<{ method: string; contentType: string; body: string }>(`${base}/ok`, { method: "POST", body: form });
+    expect(res.method).toBe("POST");
+    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(res.contentType)?.[1];
+    expect(boundary).toBeTruthy();
+    expect(res.body).toContain(`--${boundary}`);
+    expect(res.body).toContain('name="photo"; filename="card.png"');
+    expect(res.body).toContain("pixels");
+  });
+
   it("sends no Content-Type without a body", async () => {
     const res = await apiFetch<{ method: string; contentType?: string }>(`${base}/ok`, { method: "POST" });
     expect(res.method).toBe("POST");

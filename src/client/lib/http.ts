@@ -60,6 +60,7 @@ export function normaliseError(err: unknown): ApiError {
 
 export interface ApiFetchOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Sent as JSON; a FormData goes as it is, multipart/form-data (a file upload). */
   body?: unknown;
   headers?: Record<string, string>;
   /** Caller's abort (e.g. a query being cancelled); the 10 s timeout applies in any case. */
@@ -99,9 +100,11 @@ export function onSessionEnded(handler: () => void): () => void {
 }
 
 /**
- * Every call to the server: same origin, cookies sent, JSON, 10 s timeout (for the whole answer,
- * body included), and errors normalised in every phase (no answer, an error status, a body that
- * stalls or breaks off). A 401 also tells `onSessionEnded`'s handler, before the caller hears of it.
+ * Every call to the server, JSON or a file upload (FormData): same origin, cookies sent, a 10 s
+ * timeout unless the call sets its own (for the whole answer, body included), and errors
+ * normalised in every phase (no answer, an error status, a body that stalls or breaks off). A 401
+ * also tells `onSessionEnded`'s handler, before the caller hears of it. No other client code
+ * calls fetch (the page head's early requests are answers this takes, `early`).
  */
 export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Promise<T> {
   return (await apiRequest<T>(path, opts)).data;
@@ -112,18 +115,17 @@ export async function apiRequest<T>(path: string, opts: ApiFetchOptions = {}): P
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? HTTP_TIMEOUT_MS);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let response: Response;
+  const body = opts.body instanceof FormData ? opts.body : opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  // Content-Type only with a JSON body: a body-less POST (logout) must not claim an empty JSON
+  // body, and a FormData's type names its boundary, which fetch sets.
+  const json = typeof body === "string";
   try {
     response = await ((opts.early ? takeEarlyAnswer(path) : undefined) ??
       fetch(path, {
         method: opts.method ?? "GET",
         credentials: "include",
-        // Content-Type only with a body: a body-less POST (logout) must not claim an empty JSON body.
-        headers: {
-          Accept: "application/json",
-          ...(opts.body === undefined ? {} : { "Content-Type": "application/json" }),
-          ...opts.headers,
-        },
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        headers: { Accept: "application/json", ...(json ? { "Content-Type": "application/json" } : {}), ...opts.headers },
+        body,
         signal,
       }));
   } catch (err) {

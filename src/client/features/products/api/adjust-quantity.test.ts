@@ -1,21 +1,17 @@
 // @vitest-environment node
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { STOCK_MOVED } from "../../../../contract/rules";
 import { ApiError } from "../../../lib/http";
+import { answerJson, startTestServer, type TestServer } from "../../../test/test-server";
 import { product } from "../store/fake-api";
 import { memoryStorage } from "../store/offline-storage";
 import { ProductStore, type ProductStoreApi } from "../store/product-store";
 import { adjustQuantity, newIdempotencyKey } from "./adjust-quantity";
 
-let server: Server | null = null;
+let server: TestServer | null = null;
 afterEach(async () => {
-  if (server) {
-    server.closeAllConnections();
-    await new Promise((r) => server?.close(r));
-    server = null;
-  }
+  await server?.close();
+  server = null;
 });
 
 type Answer = "drop" | { status: number; body: unknown };
@@ -23,38 +19,27 @@ type Answer = "drop" | { status: number; body: unknown };
 /** A server that answers the n-th request with `answer(n)` ("drop" closes the connection unanswered). */
 async function serve(answer: (n: number) => Answer) {
   const seen: Array<{ key: string | undefined; url: string | undefined; body: string }> = [];
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", () => {
-      seen.push({ key: req.headers["idempotency-key"] as string | undefined, url: req.url, body });
-      const a = answer(seen.length - 1);
-      if (a === "drop") {
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(a.status, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(a.body));
-    });
+  server = await startTestServer((req, res, body) => {
+    seen.push({ key: req.headers["idempotency-key"] as string | undefined, url: req.url, body });
+    const a = answer(seen.length - 1);
+    if (a === "drop") req.socket.destroy();
+    else answerJson(res, a.status, a.body);
   });
-  await new Promise<void>((r) => server?.listen(0, "127.0.0.1", r));
-  return { seen, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { seen };
 }
 
 const DOWN = { status: 503, body: { error: "Database unavailable. Please try again shortly." } };
 const BODY = { quantity_change: -1, reason: "Manual adjustment" };
 
-/** The product store on the real call against `origin` (a server of this test). */
-function storeOn(origin: string, storage = memoryStorage(), onRefused = vi.fn()) {
+/** The product store on the real call (to the server of this test). */
+function storeOn(storage = memoryStorage(), onRefused = vi.fn()) {
   let keys = 0;
   const unused = () => Promise.reject(new Error("not used here"));
   const api: ProductStoreApi = {
     list: unused,
     since: unused,
     lookup: unused,
-    adjust: (id, body, key) => adjustQuantity(id, body, key, origin),
+    adjust: (id, body, key) => adjustQuantity(id, body, key),
     newKey: () => `key-${++keys}`,
   };
   const store = new ProductStore(api, { userId: 7, storage, onRefused });
@@ -71,17 +56,17 @@ afterEach(() => {
 describe("adjustQuantity", () => {
   it("sends the change once, with its Idempotency-Key, and answers the product", async () => {
     const updated = { id: 3, quantity_on_hand: 9 };
-    const { seen, origin } = await serve(() => ({ status: 200, body: updated }));
+    const { seen } = await serve(() => ({ status: 200, body: updated }));
     const key = newIdempotencyKey();
-    expect(await adjustQuantity(3, BODY, key, origin)).toEqual(updated);
+    expect(await adjustQuantity(3, BODY, key)).toEqual(updated);
     expect(seen).toEqual([{ key, url: "/api/products/3/quantity", body: JSON.stringify(BODY) }]);
   });
 
   it("does not retry by itself: a 503 or a lost answer comes back at once (the queue decides)", async () => {
-    const { seen, origin } = await serve((n) => (n === 0 ? DOWN : "drop"));
-    const down = await adjustQuantity(3, BODY, "k-1", origin).catch((e: unknown) => e);
+    const { seen } = await serve((n) => (n === 0 ? DOWN : "drop"));
+    const down = await adjustQuantity(3, BODY, "k-1").catch((e: unknown) => e);
     expect(down).toMatchObject({ status: 503, message: "Database unavailable. Please try again shortly." });
-    const lost = await adjustQuantity(3, BODY, "k-2", origin).catch((e: unknown) => e);
+    const lost = await adjustQuantity(3, BODY, "k-2").catch((e: unknown) => e);
     expect(lost).toMatchObject({ isNetworkError: true });
     expect(seen).toHaveLength(2);
   });
@@ -95,8 +80,8 @@ describe("adjustQuantity", () => {
 describe("the one quantity path (store queue over HTTP)", () => {
   it("rides out a database restart: a lost answer and 503s go again with the same key, pending meanwhile, applied once", async () => {
     const updated = product(3, 2, { quantity_on_hand: 9 });
-    const { seen, origin } = await serve((n) => (["drop", DOWN][n] as Answer) ?? { status: 200, body: updated });
-    const { store } = storeOn(origin);
+    const { seen } = await serve((n) => (["drop", DOWN][n] as Answer) ?? { status: 200, body: updated });
+    const { store } = storeOn();
     const change = store.tap(3, -1, "Manual adjustment");
     await vi.waitFor(() => expect(store.isOffline()).toBe(true));
     expect(store.shownQuantity(3)).toBe(9);
@@ -110,8 +95,8 @@ describe("the one quantity path (store queue over HTTP)", () => {
   });
 
   it("a 500 is refused at once: one send, the server's reason, the shown stock goes back", async () => {
-    const { seen, origin } = await serve(() => ({ status: 500, body: { error: "Internal server error" } }));
-    const { store, storage } = storeOn(origin);
+    const { seen } = await serve(() => ({ status: 500, body: { error: "Internal server error" } }));
+    const { store, storage } = storeOn();
     const change = store.tap(3, -1, "Manual adjustment");
     expect(store.shownQuantity(3)).toBe(9);
     const err = await change.catch((e: unknown) => e);
@@ -126,8 +111,8 @@ describe("the one quantity path (store queue over HTTP)", () => {
   });
 
   it("a count keeps its starting stock when queued: refused with the server's reason when the stock moved", async () => {
-    const { seen, origin } = await serve(() => ({ status: 409, body: { error: STOCK_MOVED } }));
-    const { store } = storeOn(origin);
+    const { seen } = await serve(() => ({ status: 409, body: { error: STOCK_MOVED } }));
+    const { store } = storeOn();
     const err = await store.tap(3, -4, "Recount", { expected: 10 }).catch((e: unknown) => e);
     expect((err as ApiError).message).toBe(STOCK_MOVED);
     expect(JSON.parse(seen[0]?.body ?? "")).toEqual({ quantity_change: -4, reason: "Recount", expected_quantity: 10 });
@@ -137,10 +122,8 @@ describe("the one quantity path (store queue over HTTP)", () => {
   it("a 401 keeps the change stored for the same user, unsent and unrefused; their next sign-in sends it with its key", async () => {
     let signedIn = false;
     const updated = product(3, 2, { quantity_on_hand: 9 });
-    const { seen, origin } = await serve(() =>
-      signedIn ? { status: 200, body: updated } : { status: 401, body: { error: "Not signed in" } },
-    );
-    const before = storeOn(origin);
+    const { seen } = await serve(() => (signedIn ? { status: 200, body: updated } : { status: 401, body: { error: "Not signed in" } }));
+    const before = storeOn();
     const change = before.store.tap(3, -1, "Manual adjustment");
     let outcome = "waiting";
     change.then(
@@ -157,7 +140,7 @@ describe("the one quantity path (store queue over HTTP)", () => {
 
     // Signed in again as the same user: a new store finds the change and sends it.
     signedIn = true;
-    const after = storeOn(origin, before.storage);
+    const after = storeOn(before.storage);
     await vi.waitFor(() => expect(seen.map((r) => r.key)).toEqual(["key-1", "key-1"]));
     await vi.waitFor(() => expect(after.store.pendingTaps(3)).toBe(0));
     expect(after.onRefused).not.toHaveBeenCalled();

@@ -13,8 +13,7 @@ export function newIdempotencyKey(): string {
  * One send of PUT /api/products/{id}/quantity with its Idempotency-Key: the server applies the
  * change once however many times it is sent with that key. No retry here: the product store's
  * queue (store/tap-queue.ts) decides when a change goes again, always with the same key.
- * `origin`: the server's origin (same origin in the app).
  */
-export function adjustQuantity(id: number, body: QuantityChangeBody, key: string = newIdempotencyKey(), origin = ""): Promise<Product> {
-  return apiFetch<Product>(`${origin}/api/products/${id}/quantity`, { method: "PUT", body, headers: { [IDEMPOTENCY_HEADER]: key } });
+export function adjustQuantity(id: number, body: QuantityChangeBody, key: string = newIdempotencyKey()): Promise<Product> {
+  return apiFetch<Product>(`/api/products/${id}/quantity`, { method: "PUT", body, headers: { [IDEMPOTENCY_HEADER]: key } });
 }
