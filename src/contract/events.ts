@@ -51,7 +51,11 @@ export interface ShowUpdate {
   username: string;
 }
 
-/** The live event `order_update`: an order was placed or cancelled (after the commit). */
+/**
+ * The live event `order_update`: an order was placed or cancelled (after the commit); sent only to
+ * users who may list orders (managers and super administrators), like every event to those who
+ * may read it through the API (server/modules/realtime/audience.ts).
+ */
 export interface OrderUpdate {
   type: "order_created" | "order_cancelled";
   order: Order;
@@ -79,7 +83,7 @@ export interface ServerToClientEvents {
   inventory_update: (payload: InventoryUpdate) => void;
   /** A show started or ended. */
   show_update: (payload: ShowUpdate) => void;
-  /** An order was placed or cancelled. */
+  /** An order was placed or cancelled (managers and super administrators only). */
   order_update: (payload: OrderUpdate) => void;
   /** A product reached its reorder point (managers and super administrators only). */
   low_stock: (payload: LowStockEvent) => void;

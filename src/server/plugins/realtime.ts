@@ -2,17 +2,11 @@ import { createAdapter } from "@socket.io/postgres-adapter";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Server, type Socket } from "socket.io";
-import type {
-  ClientToServerEvents,
-  InventoryUpdate,
-  LowStockEvent,
-  OrderUpdate,
-  ServerToClientEvents,
-  ShowUpdate,
-} from "../../contract/events.js";
-import { ROLES, type Role } from "../../contract/permissions.js";
-import { hearsLowStock } from "../../contract/report-rules.js";
+import type { ClientToServerEvents, ServerToClientEvents } from "../../contract/events.js";
+import type { Role } from "../../contract/permissions.js";
+import type { ServerEvents } from "../events.js";
 import { poolIdle, watchedAdapterPool } from "../modules/realtime/adapter-pool.js";
+import { audienceOf, type BroadcastEvent } from "../modules/realtime/audience.js";
 import { AUTHENTICATED_ROOM, type Presence, presenceOf } from "../modules/realtime/presence.js";
 import {
   AUTH_ERROR_MESSAGES,
@@ -22,7 +16,7 @@ import {
   type SocketData,
 } from "../modules/sessions/session-sockets.js";
 
-/** Each authenticated socket is in the room of its user's role too (events for some roles only: `low_stock`). */
+/** Each authenticated socket is in the room of its user's role too: events go to the rooms of the roles that may read them. */
 const roleRoom = (role: Role) => `role:${role}`;
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, SessionInterServerEvents, SocketData>;
@@ -45,10 +39,10 @@ const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 
 /**
  * socket.io on the app's HTTP server (path /socket.io): token authentication (the sessions
- * module owns the tokens and closes the sockets of ended sessions), presence (`user_count`),
- * `inventory_update` after commits and `show_update` when a show starts or ends. On PostgreSQL
- * the socket.io PostgreSQL adapter carries broadcasts, presence queries and ended sessions to
- * every server process.
+ * module owns the tokens and closes the sockets of ended sessions), presence (`user_count`), and
+ * the bus's events after commits, each only to the roles that may read it
+ * (modules/realtime/audience.ts). On PostgreSQL the socket.io PostgreSQL adapter carries
+ * broadcasts, presence queries and ended sessions to every server process.
  */
 export const realtimePlugin = fp(async (app: FastifyInstance) => {
   const io: RealtimeServer = new Server(app.server, {
@@ -184,33 +178,24 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     });
   });
 
-  const onInventoryUpdate = (event: InventoryUpdate) => {
-    io.to(AUTHENTICATED_ROOM).emit("inventory_update", event);
+  // Each event to the rooms of the roles that may read it (one rule: the permission of its GET route).
+  const to = (event: BroadcastEvent) => io.to(audienceOf(event).map(roleRoom));
+  const relays: { [E in BroadcastEvent]: (...payload: ServerEvents[E]) => void } = {
+    inventory_update: (e) => to("inventory_update").emit("inventory_update", e),
+    show_update: (e) => to("show_update").emit("show_update", e),
+    order_update: (e) => to("order_update").emit("order_update", e),
+    low_stock: (e) => to("low_stock").emit("low_stock", e),
   };
-  app.events.on("inventory_update", onInventoryUpdate);
-  const onShowUpdate = (event: ShowUpdate) => {
-    io.to(AUTHENTICATED_ROOM).emit("show_update", event);
-  };
-  app.events.on("show_update", onShowUpdate);
-  const onOrderUpdate = (event: OrderUpdate) => {
-    io.to(AUTHENTICATED_ROOM).emit("order_update", event);
-  };
-  app.events.on("order_update", onOrderUpdate);
-  const onLowStock = (event: LowStockEvent) => {
-    io.to(ROLES.filter(hearsLowStock).map(roleRoom)).emit("low_stock", event);
-  };
-  app.events.on("low_stock", onLowStock);
+  const relayed = Object.entries(relays) as Array<[BroadcastEvent, (payload: unknown) => void]>;
+  for (const [event, send] of relayed) app.events.on(event, send);
 
   // Before the HTTP server closes: drop every connection (long-polling requests and websockets
   // would otherwise keep it open), so shutdown is prompt. Clients reconnect to whatever runs next.
   app.addHook("preClose", async () => {
     closing = true;
     clearInterval(refreshTimer);
-    app.events.off("inventory_update", onInventoryUpdate);
-    app.events.off("show_update", onShowUpdate);
-    app.events.off("order_update", onOrderUpdate);
+    for (const [event, send] of relayed) app.events.off(event, send);
     app.apiTokens.attachOthers(null);
-    app.events.off("low_stock", onLowStock);
     sessionSockets.stop();
     if (pool) await announceDeparture();
     io.local.disconnectSockets(true);
