@@ -29,6 +29,7 @@ import { WebhookWorker } from "./modules/webhooks/webhook-worker.js";
 import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.js";
 import { apiAuth } from "./plugins/auth.js";
 import { registerErrorHandler } from "./plugins/errors.js";
+import { jsonBody } from "./plugins/json-body.js";
 import { originCheck } from "./plugins/origin-check.js";
 import { realtimePlugin } from "./plugins/realtime.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
@@ -144,6 +145,8 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   app.addHook("onClose", async () => embeddedMaintenance.close());
 
   registerErrorHandler(app);
+  // Every route's JSON bodies: too deep a body is refused while it is parsed, before any handler.
+  await app.register(jsonBody);
   await app.register(securityHeadersPlugin);
   // gzip/brotli (brotli at quality 4) for answers of 1 KB and more: the catalogue list above all.
   // Files the client build already compressed go out as they are; socket.io answers outside Fastify.

@@ -62,26 +62,10 @@ function readableMessage(v: { keyword: string; message?: string; params: Record<
 }
 
 /**
- * JSON bodies as Fastify parses them (prototype poisoning refused), except that an empty body
- * counts as no body: the client sends `Content-Type: application/json` on every call, also on
- * body-less ones like POST /api/auth/logout. Routes that need a body still answer 400.
- */
-function acceptEmptyJsonBodies(app: FastifyInstance) {
-  const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") return done(null, undefined);
-    return parseJson(request, text, done);
-  });
-}
-
-/**
  * One error handler: `{error}` bodies with the contract's status codes; anything unknown is a
- * logged 500. Also installs the JSON body parser above, so bad bodies end up here as 400s.
+ * logged 500. Bad JSON bodies (json-body.ts) end up here as 400s.
  */
 export function registerErrorHandler(app: FastifyInstance) {
-  acceptEmptyJsonBodies(app);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);

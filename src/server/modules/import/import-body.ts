@@ -5,6 +5,7 @@ import { z } from "zod";
 import { IMPORT_MAX_ROWS, importRowInputSchema } from "../../../contract/import.js";
 import { AppError } from "../../app-error.js";
 import { runningBuilt } from "../../paths.js";
+import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from "../../plugins/json-body.js";
 
 /** Rows per stored chunk: a batch never spans two chunks, so this is also the largest batch. */
 export const IMPORT_CHUNK_ROWS = 1_000;
@@ -62,10 +63,18 @@ export class ImportBody {
   }
 }
 
-/** What reading a body answers: the chunks, or a 400's message and details. */
+/**
+ * What reading a body answers: the chunks, or a refusal's message and details (a 400, or `status`
+ * when the reading itself failed: 503 when the reading thread ended, 500 for anything else).
+ */
 export type ReadBody =
   | { ok: true; bytes: Uint8Array; ends: number[]; rowCount: number; firstRow: number | undefined }
-  | { ok: false; message: string; details: Array<{ path: string; message: string }> };
+  | { ok: false; status?: number; message: string; details: Array<{ path: string; message: string }>; cause?: string };
+
+/** A reading that threw (a bug, never the body's doing: readBody refuses what it cannot take); `cause` is logged, not sent. */
+export function readFailed(err: unknown): ReadBody {
+  return { ok: false, status: 500, message: "The import body could not be read (internal error)", details: [], cause: String(err) };
+}
 
 const envelope = z.object({
   products: z.array(z.unknown()),
@@ -74,6 +83,9 @@ const envelope = z.object({
 
 /** Parses and checks a body (the worker's job; also run in-thread for small bodies). */
 export function readBody(text: string): ReadBody {
+  // Before parsing: the rows are written back out with JSON.stringify, which is recursive, and a
+  // row thousands of levels deep overflowed the stack in the request's end handler (issue 37).
+  if (jsonTooDeep(text)) return { ok: false, message: JSON_TOO_DEEP_MESSAGE, details: [{ path: "body", message: JSON_TOO_DEEP_MESSAGE }] };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -133,7 +145,14 @@ function bodyWorker(): Worker {
   const fail = (err: unknown) => {
     if (worker !== w) return; // an earlier worker, already replaced
     worker = undefined;
-    const answer: ReadBody = { ok: false, message: `The body could not be read: ${String(err)}`, details: [] };
+    // The bodies it was reading are lost, not wrong: their senders may try again (a new worker reads them).
+    const answer: ReadBody = {
+      ok: false,
+      status: 503,
+      message: "The body could not be read just now: please send it again",
+      details: [],
+      cause: String(err),
+    };
     for (const resolve of waiting.values()) resolve(answer);
     waiting.clear();
   };
@@ -182,11 +201,27 @@ export function readImportBody({ payload, limit, contentLength }: BodyStream): P
       session.worker.postMessage({ id: session.id, abort: true });
       waiting.delete(session.id);
     };
-    const refuse = (err: AppError) => {
-      stop();
-      reject(err);
+    const refuse = (err: Error) => {
+      try {
+        stop();
+      } finally {
+        reject(err);
+      }
     };
-    function onData(piece: Buffer | string) {
+    /**
+     * This request's stream callbacks run outside any handler: what one throws would end the
+     * process. Here it refuses this request instead (the error handler logs it and answers 500).
+     */
+    const guarded =
+      <A extends unknown[]>(callback: (...args: A) => void) =>
+      (...args: A) => {
+        try {
+          callback(...args);
+        } catch (err) {
+          refuse(err instanceof Error ? err : new Error(String(err)));
+        }
+      };
+    const onData = guarded((piece: Buffer | string) => {
       const chunk = typeof piece === "string" ? Buffer.from(piece) : piece;
       received += chunk.length;
       if (received > limit) return refuse(new AppError(413, "Request body is too large"));
@@ -200,8 +235,8 @@ export function readImportBody({ payload, limit, contentLength }: BodyStream): P
         session = openSession();
         for (const c of small.splice(0)) session.worker.postMessage({ id: session.id, chunk: c });
       }
-    }
-    function onEnd() {
+    });
+    const onEnd = guarded(() => {
       if (!Number.isNaN(contentLength) && received !== contentLength)
         return refuse(new AppError(400, "Request body size did not match Content-Length"));
       const open = session;
@@ -214,10 +249,10 @@ export function readImportBody({ payload, limit, contentLength }: BodyStream): P
       const text = Buffer.concat(small, received).toString("utf8");
       // An empty body (POST .../commit) is no body, as on every other route.
       resolve(text.trim() === "" ? undefined : readBody(text));
-    }
-    function onError(err: Error) {
+    });
+    const onError = guarded((err: Error) => {
       refuse(new AppError(400, `The body could not be read: ${err.message}`));
-    }
+    });
     payload.on("data", onData);
     payload.on("end", onEnd);
     payload.on("error", onError);

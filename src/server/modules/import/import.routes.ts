@@ -42,7 +42,10 @@ export async function importRoutes(app: ZodApp): Promise<void> {
         contentLength: Number(request.headers["content-length"]),
       });
       if (read === undefined) return undefined;
-      if (!read.ok) throw new AppError(400, read.message, { details: read.details });
+      if (!read.ok) {
+        if (read.cause) request.log.error({ cause: read.cause }, "an import body could not be read");
+        throw new AppError(read.status ?? 400, read.message, { details: read.details });
+      }
       return new ImportBody(read.bytes, read.ends, read.rowCount, read.firstRow);
     });
     scope.setValidatorCompiler(bodyValidator);
