@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Product } from "../../../contract/products";
-import { fakeApi, fakeEvent, fakeProduct, ProductStore } from "../products";
+import { fakeApi, fakeEvent, fakeProduct } from "../../test/product-fakes";
+import { ProductStore } from "../products";
 import { DEFAULT_FILTERS, type InventoryFilters } from "./filters";
 import { RowIndex, type RowSort } from "./row-index";
 

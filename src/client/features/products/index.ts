@@ -1,12 +1,15 @@
 import { lazy } from "react";
 
+export type { ProductList } from "./api/list-products";
 export { useSetProductStatus } from "./api/set-product-status";
 export { QUANTITY_FAILED } from "./messages";
 export { PhotoThumb } from "./photos/photo-thumb";
 export { ProductCover, ProductPhotoButton } from "./photos/product-photo-button";
 export { productNameOf } from "./product-name";
-export { event as fakeEvent, fakeApi, product as fakeProduct } from "./store/fake-api";
-export { type CatalogueChange, type CatalogueChanges, type ListStatus, ProductStore } from "./store/product-store";
+export type { ListStatus } from "./store/catalogue-download";
+export type { CatalogueChange, CatalogueChanges } from "./store/product-slots";
+export { ProductStore } from "./store/product-store";
+export type { ProductStoreApi } from "./store/product-store-api";
 export {
   ProductStoreProvider,
   useCatalogue,

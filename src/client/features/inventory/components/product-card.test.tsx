@@ -4,7 +4,8 @@ import type { ComponentProps } from "react";
 import { describe, expect, it } from "vitest";
 import type { Product } from "../../../../contract/products";
 import { NO_DETAILS } from "../../../../contract/rules";
-import { fakeApi, ProductStore, ProductStoreProvider } from "../../products";
+import { fakeApi } from "../../../test/product-fakes";
+import { ProductStore, ProductStoreProvider } from "../../products";
 import { useMoney } from "../../settings";
 import { ProductCard } from "./product-card";
 

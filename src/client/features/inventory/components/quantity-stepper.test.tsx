@@ -1,7 +1,8 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LONG_PRESS_MS, REPEAT_MS } from "../../../lib/ui-timings";
-import { fakeApi, fakeProduct, ProductStore, ProductStoreProvider } from "../../products";
+import { fakeApi, fakeProduct } from "../../../test/product-fakes";
+import { ProductStore, ProductStoreProvider } from "../../products";
 import { QuantityStepper } from "./quantity-stepper";
 
 afterEach(() => {

@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PHOTO_FIELD } from "../../../../contract/photos";
 import { ApiError, onSessionEnded } from "../../../lib/http";
+import { fakeProduct as product } from "../../../test/product-fakes";
 import { answerJson, startTestServer, type TestServer } from "../../../test/test-server";
-import { product } from "../store/fake-api";
 import { addPhoto } from "./add-photo";
 
 let server: TestServer | null = null;

@@ -2,10 +2,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { STOCK_MOVED } from "../../../../contract/rules";
 import { ApiError } from "../../../lib/http";
+import { fakeProduct as product } from "../../../test/product-fakes";
 import { answerJson, startTestServer, type TestServer } from "../../../test/test-server";
-import { product } from "../store/fake-api";
 import { memoryStorage } from "../store/offline-storage";
-import { ProductStore, type ProductStoreApi } from "../store/product-store";
+import { ProductStore } from "../store/product-store";
+import type { ProductStoreApi } from "../store/product-store-api";
 import { adjustQuantity, newIdempotencyKey } from "./adjust-quantity";
 
 let server: TestServer | null = null;

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fakeApi } from "../store/fake-api";
+import { fakeApi } from "../../../test/product-fakes";
 import { ProductStore } from "../store/product-store";
 import { ProductStoreProvider } from "../store/product-store-provider";
 import { AddProductDialog } from "./add-product-dialog";

@@ -3,7 +3,7 @@ import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../../contract/products";
-import { event, fakeApi, product } from "../store/fake-api";
+import { fakeEvent as event, fakeApi, fakeProduct as product } from "../../../test/product-fakes";
 import { ProductStore } from "../store/product-store";
 import { ProductStoreProvider } from "../store/product-store-provider";
 import { EditProductDialog } from "./edit-product-dialog";

@@ -3,7 +3,7 @@ import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../../contract/products";
 import { FIRST_PAGE_PRODUCTS } from "../../../../contract/rules";
-import { event, product } from "./fake-api";
+import { fakeEvent as event, fakeProduct as product } from "../../../test/product-fakes";
 import { ProductStore } from "./product-store";
 import { productStoreApi } from "./product-store-api";
 import { ProductStoreProvider, useProductList } from "./product-store-provider";

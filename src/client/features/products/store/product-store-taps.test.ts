@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../../contract/products";
 import { ApiError, NETWORK_ERROR_MESSAGE } from "../../../lib/http";
-import { event, fakeApi, product } from "./fake-api";
+import { fakeEvent as event, fakeApi, fakeProduct as product } from "../../../test/product-fakes";
 import { memoryStorage, type QueuedTap } from "./offline-storage";
 import { ProductStore } from "./product-store";
 

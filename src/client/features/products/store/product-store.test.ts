@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Product } from "../../../../contract/products";
 import { ApiError } from "../../../lib/http";
-import { event, fakeApi, product } from "./fake-api";
+import { fakeEvent as event, fakeApi, fakeProduct as product } from "../../../test/product-fakes";
 import { ProductStore } from "./product-store";
 
 const settle = async () => {
@@ -106,14 +106,6 @@ describe("ProductStore: first load and revisions", () => {
     store.applyEvent(event("product_created", { product: product(2, 2) }));
     expect(store.getList().map((p) => p.id)).toEqual([2, 1]);
     expect(store.getList()[1]).toBe(before[0]);
-  });
-
-  it("finds products by barcode, also after the barcode changed", async () => {
-    const { store } = await loadedStore([product(1, 1)], 1);
-    expect(store.getByBarcode("code-1")?.id).toBe(1);
-    store.applyEvent(event("product_updated", { product: product(1, 2, { barcode: "new-code" }) }));
-    expect(store.getByBarcode("code-1")).toBeUndefined();
-    expect(store.getByBarcode("new-code")?.id).toBe(1);
   });
 
   it("a failed load shows the error and the next request tries again", async () => {

@@ -58,6 +58,18 @@ export class TapQueue {
 
   /** The taps not settled yet, oldest first. */
   taps = (): readonly QueuedTap[] => this.queue;
+  /** Taps of product `id` not settled yet. */
+  countFor(id: number): number {
+    let n = 0;
+    for (const t of this.queue) if (t.productId === id) n += 1;
+    return n;
+  }
+  /** Sum of the quantity changes of product `id` not settled yet. */
+  deltaFor(id: number): number {
+    let sum = 0;
+    for (const t of this.queue) if (t.productId === id) sum += t.body.quantity_change;
+    return sum;
+  }
   /** The last send failed for want of the server (until a send gets an answer). */
   isOffline = (): boolean => this.offline;
 

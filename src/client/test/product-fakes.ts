@@ -1,11 +1,10 @@
-import type { InventoryUpdate } from "../../../../contract/events";
-import type { Product, ProductsSince, QuantityChangeBody } from "../../../../contract/products";
-import { NO_DETAILS } from "../../../../contract/rules";
-import type { ProductList } from "../api/list-products";
-import type { ProductStoreApi } from "./product-store";
+import type { InventoryUpdate } from "../../contract/events";
+import type { Product, ProductsSince, QuantityChangeBody } from "../../contract/products";
+import { NO_DETAILS } from "../../contract/rules";
+import type { ProductList, ProductStoreApi } from "../features/products";
 
-/** Test helpers: a product, an inventory_update, and a fake server whose calls wait for the test. */
-export function product(id: number, revision: number, fields: Partial<Product> = {}): Product {
+/** Test helpers for the product store: a product, an inventory_update, and a fake server whose calls wait for the test. */
+export function fakeProduct(id: number, revision: number, fields: Partial<Product> = {}): Product {
   return {
     id,
     barcode: `code-${id}`,
@@ -24,7 +23,7 @@ export function product(id: number, revision: number, fields: Partial<Product> =
   };
 }
 
-export function event(type: InventoryUpdate["type"], data: Partial<InventoryUpdate["data"]>, userId = 2): InventoryUpdate {
+export function fakeEvent(type: InventoryUpdate["type"], data: Partial<InventoryUpdate["data"]>, userId = 2): InventoryUpdate {
   return { type, data: { updated_by: "sam", ...data }, timestamp: "2026-01-01T00:00:00.000Z", userId };
 }
 
