@@ -231,7 +231,9 @@ export const quantityAudit = pgTable(
 /**
  * API tokens (migration 0011): only the SHA-256 of the secret is stored, with its first
  * characters (`prefix`) to tell tokens apart. Names are unique and never reused, so the audit's
- * `token:<name>` names one token. A revoked token keeps its row (the audit still names it).
+ * `token:<name>` names one token. A revoked token keeps its row (the audit still names it). A
+ * token acts for its maker (`created_by`): it works only while that user is active, and only with
+ * the scopes the user's current role allows (contract/token-rules.ts SCOPE_PERMISSIONS).
  */
 export const apiTokens = pgTable(
   "api_tokens",
@@ -241,6 +243,8 @@ export const apiTokens = pgTable(
     tokenHash: text("token_hash").notNull(),
     prefix: text("prefix").notNull(),
     scopes: jsonb("scopes").$type<string[]>().notNull(),
+    /** The only channels an `orders:write` token places, cancels and reads orders in (migration 0019); NULL: every channel. */
+    channels: jsonb("channels").$type<string[]>(),
     createdBy: integer("created_by")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
