@@ -24,6 +24,9 @@ const text = (label: string, max: number) =>
 
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 
+/** A sales channel's name (`ebay`, `web`, `counter`): compared exactly. */
+export const orderChannelSchema = text("Channel", ORDER_CHANNEL_MAX);
+
 export const orderLineInputSchema = z
   .object({
     barcode: text("Barcode", BARCODE_MAX).optional(),
@@ -39,7 +42,7 @@ export const orderLineInputSchema = z
   .refine((l) => l.barcode !== undefined || l.product_id !== undefined, { message: ORDER_MESSAGES.lineProduct });
 
 export const createOrderBodySchema = z.object({
-  channel: text("Channel", ORDER_CHANNEL_MAX),
+  channel: orderChannelSchema,
   external_id: text("External id", ORDER_EXTERNAL_ID_MAX),
   lines: z.array(orderLineInputSchema).min(1, "An order needs at least one line").max(ORDER_LINES_MAX, `At most ${ORDER_LINES_MAX} lines`),
   note: z.string().trim().max(ORDER_NOTE_MAX).optional(),

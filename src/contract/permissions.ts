@@ -35,6 +35,14 @@ export function canManageIntegrations(role: Role): boolean {
   return role === "manager" || role === "super_admin";
 }
 
+/** What the server checks: the spec's four permissions and `canManageIntegrations`. */
+export type ServerPermission = Permission | "canManageIntegrations";
+
+/** Whether a role has a server permission (the one table above, and integrations for managers). */
+export function roleHas(role: Role, permission: ServerPermission): boolean {
+  return permission === "canManageIntegrations" ? canManageIntegrations(role) : can(role, permission);
+}
+
 /**
  * The client's fallbacks, used only where the server gave no value: products and audit for
  * inventory and managers, users for managers, quantity for everyone.

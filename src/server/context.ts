@@ -10,7 +10,10 @@ export interface Actor {
   id: number;
   /** The username; for an API token `token:<name>`, the name its audit rows carry. */
   username: string;
-  /** For an API token, the least role ("streamer"): a token is checked by its scopes, never its role. */
+  /**
+   * For an API token, its maker's role as the database had it within the last SESSION_CACHE_MS:
+   * a token passes only with a scope it holds and that role allows (server/permissions.ts).
+   */
   role: Role;
   /** Set when the request came with `Authorization: Bearer` (plugins/auth.ts). */
   token?: ActorToken;
@@ -19,7 +22,10 @@ export interface Actor {
 export interface ActorToken {
   id: number;
   name: string;
+  /** The scopes it was given (its maker's role may allow fewer now). */
   scopes: readonly TokenScope[];
+  /** The only channels it places, cancels and reads orders in; null: every channel. */
+  channels: readonly string[] | null;
 }
 
 /** What a service function needs besides its input: never the Fastify request itself. */

@@ -7,7 +7,7 @@ import { tooManyRequests, unauthorized } from "../app-error.js";
 import type { Actor, ServiceContext } from "../context.js";
 import { sessionTokenOf, setSessionCookie } from "../modules/sessions/session-cookie.js";
 import type { ResolvedSession } from "../modules/sessions/sessions.service.js";
-import { PERMISSION_SCOPES, requirePermission, requireScope, type ServerPermission } from "../permissions.js";
+import { PERMISSION_SCOPES, requireAccess, type ServerPermission } from "../permissions.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -48,8 +48,10 @@ const TOKEN_RATE_WINDOW_MS = 60_000;
  * files; API answers are never stored by browsers or proxies (a route may say otherwise).
  *
  * A request with `Authorization: Bearer` is an API token's (docs/decisions/0009): its cookies are
- * ignored, an unknown or revoked token is a 401, and the route's scope (`config.scope`, else its
- * permission's) must be among the token's, else 403. Each token is rate limited
+ * ignored, an unknown or revoked token, or one whose maker is disabled, is a 401, and the token
+ * acts for its maker: the route's scope (`config.scope`, else its permission's) must be among the
+ * token's and allowed by the maker's current role, and that role must have the route's permission,
+ * else 403 (requireAccess, the rule services run again). Each token is rate limited
  * (API_TOKEN_RATE_LIMIT a minute, per server process).
  */
 export const apiAuth = fp(async (api: FastifyInstance) => {
@@ -58,6 +60,11 @@ export const apiAuth = fp(async (api: FastifyInstance) => {
   await api.register(fastifyCookie, { hook: false });
   api.decorateRequest("actor", null);
   api.decorateRequest("session", null);
+  // A disabled maker's tokens stop with the maker's sessions, in every process: Sessions.ended runs
+  // in each (here after the commit, elsewhere on the adapter's `sessions_ended`).
+  api.sessions.onEnded((ended) => {
+    if (ended.userId !== undefined) api.apiTokens.makerChanged(ended.userId);
+  });
 
   // @fastify/rate-limit with its in-memory store, in a scope of its own (the login throttle
   // registers it with the database store where the auth routes are).
@@ -87,7 +94,7 @@ export const apiAuth = fp(async (api: FastifyInstance) => {
       const limit = await limitToken?.(request);
       if (limit?.isExceeded) throw tooManyRequests(TOKEN_MESSAGES.rateLimited, { "retry-after": String(limit.ttlInSeconds) });
       const scope = config.scope !== undefined ? config.scope : config.permission ? PERMISSION_SCOPES[config.permission] : null;
-      requireScope(actor, scope);
+      requireAccess(actor, config.permission, scope);
       return;
     }
     const token = sessionTokenOf(request);
@@ -97,7 +104,7 @@ export const apiAuth = fp(async (api: FastifyInstance) => {
     if (session.slid) setSessionCookie(reply, api.config, token as string, api.sessions.ttlMs);
     request.session = session;
     request.actor = session.actor;
-    if (config.permission) requirePermission(session, config.permission);
+    if (config.permission) requireAccess(session.actor, config.permission, null);
   });
 });
 

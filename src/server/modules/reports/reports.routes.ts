@@ -10,20 +10,21 @@ import {
   topSellersQuerySchema,
   topSellersReportSchema,
 } from "../../../contract/reports.js";
-import { errorAnswers } from "../../openapi.js";
+import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { reorderReport, salesReport, showsReport, slowMoversReport, stockValueReport, topSellersReport } from "./reports.service.js";
 
 const tags = ["reports"];
-const security = [{ session: [] }];
+const security = SESSION_OR_TOKEN;
 /**
- * Managers and super_admin, and inventory users without money at cost (the service nulls it).
- * TOKENS (at merge): a token with the `audit:read` scope passes this same check, where the
- * tokens branch maps scopes to route permissions in plugins/auth.ts.
+ * Managers and super_admin, and inventory users without money at cost (the service nulls it);
+ * a token with `reports:read` (not `audit:read`), seeing what its maker sees.
  */
-const config = { permission: "canViewAudit" } as const;
-const DAYS = "Days are days in the server's TIMEZONE setting (an IANA name); money in cents.";
+const config = { permission: "canViewAudit", scope: "reports:read" } as const;
+const DAYS =
+  "Days are days in the server's TIMEZONE setting (an IANA name); money in cents. Managers and super_admin, inventory " +
+  "users without money at cost, and API tokens with the `reports:read` scope (seeing what their maker sees).";
 const SALES =
   "Units sold are stock taken out by sales: taps with a negative change in the streamer view or in a show (an " +
   "`Undo` that puts a sale back takes it off, in its own bucket); revenue is each sale's units times the product's " +
@@ -87,8 +88,7 @@ export async function reportsRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Active products with stock and no sale in the last 30, 60 or 90 days, with the value they tie up",
-        description:
-          "A product counts when it existed before the period and has not sold since (a sale: a tap taking stock out in the streamer view or a show). Most value at price first; `totals` cover every slow mover. value_at_cost is null for inventory users.",
+        description: `${DAYS} A product counts when it existed before the period and has not sold since (a sale: a tap taking stock out in the streamer view or a show). Most value at price first; \`totals\` cover every slow mover. value_at_cost is null for inventory users.`,
         querystring: slowMoversQuerySchema,
         response: { 200: slowMoversReportSchema, ...errorAnswers(400, 401, 403, 503) },
       },
@@ -104,8 +104,7 @@ export async function reportsRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Active products whose stock is at or under their reorder_point, by vendor",
-        description:
-          "`suggested_quantity` brings the stock back above the point (reorder_point - stock + 1). `cost` is null for inventory users.",
+        description: `${DAYS} \`suggested_quantity\` brings the stock back above the point (reorder_point - stock + 1). \`cost\` is null for inventory users.`,
         response: { 200: reorderReportSchema, ...errorAnswers(401, 403, 503) },
       },
     },

@@ -25,11 +25,10 @@ import {
 
 /**
  * Reports read by managers and super_admin, and by inventory users without money at cost (every
- * cost field null for them). The routes ask `canViewAudit` (plugins/auth.ts); a token with
- * `audit:read` is let in there (tokens, at merge), and a token sees cost like a manager.
+ * cost field null for them); a token needs `reports:read` and sees what its maker's role sees.
  */
 function readReports(ctx: ServiceContext): { cost: boolean } {
-  requirePermission(ctx, "canViewAudit");
+  requirePermission(ctx, "canViewAudit", "reports:read");
   return { cost: seesCost(ctx.actor.role) };
 }
 

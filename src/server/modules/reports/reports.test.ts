@@ -13,6 +13,7 @@ import type {
   TopSellersReport,
 } from "../../../contract/reports.js";
 import type { ShowSummary } from "../../../contract/shows.js";
+import type { CreatedToken } from "../../../contract/tokens.js";
 import { products, quantityAudit, stockValueDaily } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
@@ -229,6 +230,52 @@ describe("sales: the series equals the sums of the quantity audit (America/New_Y
     for (const path of ["sales", "stock-value", "slow-movers", "reorder", "top-sellers", "shows"])
       expect(doc.paths).toHaveProperty([`/api/reports/${path}`]);
     expect(doc.paths["/api/reports/sales"]?.get.parameters?.map((p) => p.name).sort()).toEqual(["by", "from", "to"]);
+  });
+});
+
+describe("reports with an API token", () => {
+  let t: TestApp;
+  let manager: Api;
+  beforeAll(async () => {
+    t = await createTestApp();
+    manager = (await signIn(t, "manager")).api;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const REPORTS = [
+    "/api/reports/sales?from=2026-03-01&to=2026-03-07",
+    "/api/reports/top-sellers?from=2026-03-01&to=2026-03-07",
+    "/api/reports/stock-value?from=2026-03-01&to=2026-03-07",
+    "/api/reports/slow-movers?days=30",
+    "/api/reports/reorder",
+    "/api/reports/shows?from=2026-03-01&to=2026-03-07",
+  ];
+  const secretFor = async (name: string, scopes: string[]) => {
+    const res = await manager.post("/api/tokens", { name, scopes });
+    expect(res.statusCode).toBe(201);
+    return res.json<CreatedToken>().secret;
+  };
+  const get = (secret: string, url: string) => t.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${secret}` } });
+
+  it("reports:read opens every report; an audit:read token keeps the audit only (403 on reports)", async () => {
+    const reader = await secretFor("Reports reader", ["reports:read"]);
+    const auditor = await secretFor("Audit reader", ["audit:read"]);
+    for (const url of REPORTS) {
+      const read = await get(reader, url);
+      expect(read.statusCode, `${url}: ${read.body}`).toBe(200);
+      const refused = await get(auditor, url);
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json().error).toBe("This API token lacks the reports:read scope");
+    }
+    expect((await get(auditor, "/api/audit/quantity")).statusCode).toBe(200);
+    expect((await get(reader, "/api/audit/quantity")).statusCode).toBe(403);
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json<{
+      paths: Record<string, { get: { security: unknown; description: string } }>;
+    }>();
+    expect(doc.paths["/api/reports/sales"]?.get.security).toEqual([{ session: [] }, { bearer: [] }]);
+    expect(doc.paths["/api/reports/reorder"]?.get.description).toContain("`reports:read`");
   });
 });
 

@@ -65,6 +65,7 @@ const authenticatePayload = z.object({ token: z.string().min(1).max(TOKEN_MAX_LE
 export class Sessions {
   private readonly cache: SessionCache;
   private hooks: SessionSocketsHooks | null = null;
+  private readonly endedListeners: Array<(ended: SessionsEnded) => void> = [];
   readonly ttlMs: number;
   private readonly touchEveryMs: number;
 
@@ -83,6 +84,11 @@ export class Sessions {
 
   attachSockets(hooks: SessionSocketsHooks | null): void {
     this.hooks = hooks;
+  }
+
+  /** Hears every end of sessions in this process, whichever process ended them (API tokens drop a disabled maker's). */
+  onEnded(listener: (ended: SessionsEnded) => void): void {
+    this.endedListeners.push(listener);
   }
 
   /** A new session for the user: its cookie token. */
@@ -137,6 +143,7 @@ export class Sessions {
    */
   ended(ended: SessionsEnded, tellOthers: boolean): void {
     this.cache.forget(ended);
+    for (const listener of this.endedListeners) listener(ended);
     this.hooks?.closeLocal(ended);
     if (tellOthers) this.hooks?.tellOthers(ended);
   }

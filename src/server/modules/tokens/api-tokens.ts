@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { Role } from "../../../contract/permissions.js";
 import { TOKEN_PREFIX_LENGTH, TOKEN_SCOPES, TOKEN_SECRET_PREFIX, type TokenScope, tokenActorName } from "../../../contract/token-rules.js";
 import type { Config } from "../../config.js";
 import type { Actor } from "../../context.js";
@@ -26,17 +27,36 @@ export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
-/** The actor a token's requests act as: its creator's id, `token:<name>`, its scopes. */
-function tokenActor(row: { id: number; name: string; scopes: string[]; createdBy: number }): Actor {
+/**
+ * The actor a token's requests act as: its maker's id and current role (it acts for them, never
+ * beyond: server/permissions.ts), `token:<name>`, its scopes and channels.
+ */
+function tokenActor(row: {
+  id: number;
+  name: string;
+  scopes: string[];
+  channels: string[] | null;
+  createdBy: number;
+  makerRole: Role;
+}): Actor {
   const scopes = TOKEN_SCOPES.filter((s) => row.scopes.includes(s)) as TokenScope[];
-  return { id: row.createdBy, username: tokenActorName(row.name), role: "streamer", token: { id: row.id, name: row.name, scopes } };
+  return {
+    id: row.createdBy,
+    username: tokenActorName(row.name),
+    role: row.makerRole,
+    token: { id: row.id, name: row.name, scopes, channels: row.channels ?? null },
+  };
 }
 
 /**
  * Resolves `Authorization: Bearer` secrets to their token's actor, through the same short
  * in-process cache sessions use (SessionCache, by hash), writing `last_used_at` at most once a
- * minute per token. A revocation drops the token from this process's cache at once and, through
- * `tellOthers` (the socket.io adapter, as ended sessions travel), from every other process's.
+ * minute per token. A token works while it is not revoked and its maker is active, with its
+ * maker's current role; a cached one is read again after SESSION_CACHE_MS, as a session is (a
+ * role changed in the database is seen within that). A revocation drops the token from this
+ * process's cache at once and, through `tellOthers` (the socket.io adapter, as ended sessions
+ * travel), from every other process's; a maker disabled drops the maker's tokens the same way, with
+ * the maker's sessions (`makerChanged`, wired in plugins/auth.ts).
  */
 export class ApiTokens {
   private readonly cache: SessionCache;
@@ -54,7 +74,7 @@ export class ApiTokens {
     this.tellOthers = tell;
   }
 
-  /** The live token's actor, or null (unknown, revoked, malformed). */
+  /** The live token's actor, or null (unknown, revoked, maker disabled, malformed). */
   async resolve(secret: string): Promise<Actor | null> {
     if (!secret.startsWith(TOKEN_SECRET_PREFIX) || secret.length > TOKEN_MAX_LENGTH) return null;
     const hash = hashSecret(secret);
@@ -78,6 +98,15 @@ export class ApiTokens {
       await touchApiToken(this.db, entry.id);
     }
     return entry.actor;
+  }
+
+  /**
+   * A user's sessions ended (disabled, or a new password; here or in another process): their tokens
+   * are looked up again, so a disabled maker's stop at once.
+   */
+  makerChanged(userId: number): void {
+    // SessionCache forgets a user's entries by their actor's id: a token's is its maker's.
+    this.cache.forget({ userId });
   }
 
   /** A token was revoked (here, or in another process when `tellOthers` is false): it stops working at once. */

@@ -22,9 +22,13 @@ export async function tokensRoutes(app: ZodApp): Promise<void> {
         summary: "Create an API token: the secret is in this answer only",
         description:
           "Scopes: `products:read` (list, `since`, lookup, photos), `quantity:write` (stock changes), `products:write` " +
-          "(create, edit, status, import, photos), `orders:write` (orders), `audit:read`. Send the secret as " +
-          "`Authorization: Bearer <secret>`. Names are unique and never reused: the audit names a token's changes " +
-          "`token:<name>`. 409 when the name was used before.",
+          "(create, edit, status, import, photos), `orders:write` (place, list and cancel orders), `audit:read` (audit " +
+          "trails), `reports:read` (reports). `channels` (with `orders:write` only) limits the token to orders of those " +
+          "channels: it places, cancels and reads no others (403). Send the secret as `Authorization: Bearer <secret>`. " +
+          "A token acts for its maker: it answers 401 while the maker is disabled, and a scope works only while the " +
+          "maker's role allows it (`orders:write`: managers; `products:write`: inventory and up; `audit:read` and " +
+          "`reports:read`: inventory and up; the others: everyone), else 403. Names are unique and never reused: the " +
+          "audit names a token's changes `token:<name>`. 409 when the name was used before.",
         body: createTokenBodySchema,
         response: { 201: createdTokenSchema, ...errorAnswers(400, 401, 403, 409, 413, 503) },
       },
@@ -40,6 +44,10 @@ export async function tokensRoutes(app: ZodApp): Promise<void> {
         tags,
         security: SESSION_ONLY,
         summary: "Every API token, revoked ones too, newest first (never their secrets)",
+        description:
+          "Each with its maker as they are now, `effective_scopes` (the scopes its maker's current role allows; none " +
+          "when revoked or the maker is disabled) and `state`: `active`, `limited` (some scopes beyond its maker's role), " +
+          "`maker_disabled` or `revoked`.",
         response: { 200: z.array(apiTokenSchema), ...errorAnswers(401, 403, 503) },
       },
     },

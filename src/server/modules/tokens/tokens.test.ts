@@ -6,10 +6,12 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductAuditEntry, QuantityAuditEntry } from "../../../contract/audit.js";
+import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
+import type { ReorderReport } from "../../../contract/reports.js";
 import { TOKEN_SCOPES, type TokenScope } from "../../../contract/token-rules.js";
 import type { ApiToken, CreatedToken } from "../../../contract/tokens.js";
-import { apiTokens } from "../../db/schema.js";
+import { apiTokens, products, users } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { multipart, plainPng } from "../photos/photos.test-support.js";
@@ -24,7 +26,8 @@ let manager: { cookie: string; api: ReturnType<typeof caller> };
 
 beforeAll(async () => {
   mediaDir = mkdtempSync(join(tmpdir(), "blez-token-media-"));
-  t = await createTestApp({ API_TOKEN_RATE_LIMIT: RATE_LIMIT, MEDIA_DIR: mediaDir });
+  // Validated tokens are kept ten minutes here: what must stop at once cannot pass by waiting for the cache.
+  t = await createTestApp({ API_TOKEN_RATE_LIMIT: RATE_LIMIT, MEDIA_DIR: mediaDir, SESSION_CACHE_MS: 10 * 60_000 });
   const { cookie } = await signedIn(t.app, "manager");
   manager = { cookie, api: caller(t.app, cookie) };
 });
@@ -121,39 +124,43 @@ describe("creating and listing tokens", () => {
   });
 });
 
-describe("a token's scopes", () => {
-  /** One call each scope allows, answering `ok` with the scope and 403 without it. */
-  const calls: Record<
-    TokenScope,
-    { ok: number; call: (api: ReturnType<typeof bearer>, p: Product) => ReturnType<ReturnType<typeof bearer>["get"]> }[]
-  > = {
-    "products:read": [
-      { ok: 200, call: (api) => api.get("/api/products") },
-      { ok: 200, call: (api) => api.get("/api/products?since=0") },
-      { ok: 200, call: (api, p) => api.get(`/api/products/barcode/${p.barcode}`) },
-      { ok: 404, call: (api) => api.get(fakeMedia) },
-    ],
-    "quantity:write": [{ ok: 200, call: (api, p) => api.put(`/api/products/${p.id}/quantity`, { quantity_change: 1, reason: "Sync" }) }],
-    "products:write": [
-      { ok: 201, call: (api) => api.post("/api/products", { barcode: newBarcode("TK"), product_name: "Token Card", vendor: "Topps" }) },
-      { ok: 200, call: (api, p) => api.put(`/api/products/${p.id}`, { location: "Shelf 2" }) },
-      { ok: 200, call: (api, p) => api.put(`/api/products/${p.id}/status`, { is_active: true }) },
-      { ok: 200, call: (api) => api.post("/api/products/import", { products: [] }) },
-    ],
-    "orders:write": [
-      {
-        ok: 201,
-        call: (api, p) =>
-          api.post("/api/orders", { channel: "web", external_id: newBarcode("ORD"), lines: [{ product_id: p.id, quantity: 1 }] }),
-      },
-      { ok: 200, call: (api) => api.get("/api/orders") },
-    ],
-    "audit:read": [
-      { ok: 200, call: (api) => api.get("/api/audit/quantity") },
-      { ok: 200, call: (api) => api.get("/api/audit/products") },
-    ],
-  };
+/** One call each scope allows, answering `ok` with the scope and 403 without it. */
+const calls: Record<
+  TokenScope,
+  { ok: number; call: (api: ReturnType<typeof bearer>, p: Product) => ReturnType<ReturnType<typeof bearer>["get"]> }[]
+> = {
+  "products:read": [
+    { ok: 200, call: (api) => api.get("/api/products") },
+    { ok: 200, call: (api) => api.get("/api/products?since=0") },
+    { ok: 200, call: (api, p) => api.get(`/api/products/barcode/${p.barcode}`) },
+    { ok: 404, call: (api) => api.get(fakeMedia) },
+  ],
+  "quantity:write": [{ ok: 200, call: (api, p) => api.put(`/api/products/${p.id}/quantity`, { quantity_change: 1, reason: "Sync" }) }],
+  "products:write": [
+    { ok: 201, call: (api) => api.post("/api/products", { barcode: newBarcode("TK"), product_name: "Token Card", vendor: "Topps" }) },
+    { ok: 200, call: (api, p) => api.put(`/api/products/${p.id}`, { location: "Shelf 2" }) },
+    { ok: 200, call: (api, p) => api.put(`/api/products/${p.id}/status`, { is_active: true }) },
+    { ok: 200, call: (api) => api.post("/api/products/import", { products: [] }) },
+  ],
+  "orders:write": [
+    {
+      ok: 201,
+      call: (api, p) =>
+        api.post("/api/orders", { channel: "web", external_id: newBarcode("ORD"), lines: [{ product_id: p.id, quantity: 1 }] }),
+    },
+    { ok: 200, call: (api) => api.get("/api/orders") },
+  ],
+  "audit:read": [
+    { ok: 200, call: (api) => api.get("/api/audit/quantity") },
+    { ok: 200, call: (api) => api.get("/api/audit/products") },
+  ],
+  "reports:read": [
+    { ok: 200, call: (api) => api.get("/api/reports/reorder") },
+    { ok: 200, call: (api) => api.get("/api/reports/sales?from=2026-03-01&to=2026-03-07") },
+  ],
+};
 
+describe("a token's scopes", () => {
   for (const scope of TOKEN_SCOPES) {
     it(`${scope}: allowed with it, refused (403) with every other scope`, async () => {
       const product = await manager.api.create({ quantity_on_hand: 50 });
@@ -286,4 +293,132 @@ describe("bearer authentication", () => {
     expect(spec.paths["/api/products/{id}/quantity"].put.security).toEqual([{ session: [] }, { bearer: [] }]);
     expect(spec.paths["/api/tokens"].post.security).toEqual([{ session: [] }]);
   });
+});
+
+describe("a token acts for its maker", () => {
+  const stockOf = async (id: number) => (await t.app.db.select().from(products).where(eq(products.id, id)))[0]?.quantityOnHand;
+  const listed = async (id: number) => (await manager.api.get("/api/tokens")).json<ApiToken[]>().find((x) => x.id === id);
+
+  it("a disabled maker's tokens answer 401 at once and are listed as such; enabled again, they work again", async () => {
+    const maker = await signedIn(t.app, "manager");
+    const admin = caller(t.app, (await signedIn(t.app, "super_admin")).cookie);
+    const product = await manager.api.create({ quantity_on_hand: 20 });
+    const created = await newToken(["products:read", "quantity:write", "orders:write"], maker.cookie);
+    const api = bearer(t.app, created.secret);
+    const read = () => api.get(`/api/products/barcode/${product.barcode}`).then((r) => r.statusCode);
+    const tap = () =>
+      api.put(`/api/products/${product.id}/quantity`, { quantity_change: -1, reason: "Sold online" }).then((r) => r.statusCode);
+    const order = () =>
+      api
+        .post("/api/orders", { channel: "web", external_id: newBarcode("DM"), lines: [{ product_id: product.id, quantity: 1 }] })
+        .then((r) => r.statusCode);
+    // Read, tap and order: the token is in this process's cache (ten minutes here) from now on.
+    expect([await read(), await tap(), await order()]).toEqual([200, 200, 201]);
+    expect(await stockOf(product.id)).toBe(18);
+    expect((await listed(created.token.id))?.state).toBe("active");
+
+    expect((await admin.put(`/api/auth/users/${maker.user.id}/status`, { is_active: false })).statusCode).toBe(200);
+    const refused = await api.get(`/api/products/barcode/${product.barcode}`);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error).toBe("Invalid or revoked API token");
+    expect([await tap(), await order()]).toEqual([401, 401]);
+    expect(await stockOf(product.id)).toBe(18);
+    expect(await listed(created.token.id)).toMatchObject({
+      state: "maker_disabled",
+      effective_scopes: [],
+      scopes: ["products:read", "quantity:write", "orders:write"],
+      maker: { id: maker.user.id, username: maker.user.username, role: "manager", is_active: false },
+      revoked_at: null,
+    });
+
+    expect((await admin.put(`/api/auth/users/${maker.user.id}/status`, { is_active: true })).statusCode).toBe(200);
+    expect([await read(), await tap(), await order()]).toEqual([200, 200, 201]);
+    expect(await stockOf(product.id)).toBe(16);
+    expect(await listed(created.token.id)).toMatchObject({
+      state: "active",
+      effective_scopes: ["products:read", "quantity:write", "orders:write"],
+      maker: { is_active: true },
+    });
+  });
+
+  it("a new password for the maker leaves their tokens working", async () => {
+    const maker = await signedIn(t.app, "manager");
+    const admin = caller(t.app, (await signedIn(t.app, "super_admin")).cookie);
+    const api = bearer(t.app, (await newToken(["products:read"], maker.cookie)).secret);
+    expect((await api.get("/api/products?since=0")).statusCode).toBe(200);
+    expect((await admin.put(`/api/auth/users/${maker.user.id}/password`, { newPassword: "another-secret" })).statusCode).toBe(200);
+    expect((await api.get("/api/products?since=0")).statusCode).toBe(200);
+  });
+});
+
+describe("a maker whose role drops keeps only the scopes the new role allows", () => {
+  /** How long a validated token is trusted here: a role changed in the database is seen after it. */
+  const CACHE_MS = 300;
+  let r: TestApp;
+  let admin: ReturnType<typeof caller>;
+  beforeAll(async () => {
+    r = await createTestApp({ SESSION_CACHE_MS: CACHE_MS, MEDIA_DIR: mediaDir });
+    admin = caller(r.app, (await signedIn(r.app, "super_admin")).cookie);
+  });
+  afterAll(async () => {
+    await r?.close();
+  });
+
+  const setRole = (id: number, role: Role) => r.app.db.update(users).set({ role }).where(eq(users.id, id));
+  const pastTheCache = () => new Promise((resolve) => setTimeout(resolve, CACHE_MS + 100));
+
+  /** The scopes each lower role keeps (the contract's table, written out). */
+  const keeps: Array<[Role, TokenScope[]]> = [
+    ["inventory", ["products:read", "quantity:write", "products:write", "audit:read", "reports:read"]],
+    ["streamer", ["products:read", "quantity:write"]],
+  ];
+  for (const [role, kept] of keeps) {
+    it(`manager to ${role}: the scopes beyond ${role} answer 403 and the list shows the token limited; back to manager, all work`, async () => {
+      const maker = await signedIn(r.app, "manager");
+      const makerApi = caller(r.app, maker.cookie);
+      const product = await makerApi.create({ quantity_on_hand: 50, cost: 250, reorder_point: 60 });
+      const created = await makerApi.post("/api/tokens", { name: `Everything of ${maker.user.username}`, scopes: TOKEN_SCOPES });
+      expect(created.statusCode).toBe(201);
+      const { secret, token } = created.json<CreatedToken>();
+      const api = bearer(r.app, secret);
+      const tryAll = async (expectKept: (scope: TokenScope) => boolean) => {
+        for (const scope of TOKEN_SCOPES) {
+          for (const { ok, call } of calls[scope]) {
+            const res = await call(api, product);
+            if (expectKept(scope)) expect(res.statusCode, `${scope}: ${res.body}`).toBe(ok);
+            else {
+              expect(res.statusCode, `${scope}: ${res.body}`).toBe(403);
+              expect(res.json().error).toBe(`This API token's ${scope} scope is beyond what its maker's role allows now`);
+            }
+          }
+        }
+      };
+      const costSeen = async () =>
+        (await api.get("/api/reports/reorder"))
+          .json<ReorderReport>()
+          .vendors.flatMap((v) => v.products)
+          .find((p) => p.product_id === product.id)?.cost;
+      await tryAll(() => true);
+      // A manager's token reads reports as its manager does: with money at cost.
+      expect(await costSeen()).toBe(250);
+
+      await setRole(maker.user.id, role);
+      await pastTheCache();
+      await tryAll((scope) => kept.includes(scope));
+      if (kept.includes("reports:read")) expect(await costSeen()).toBeNull();
+      const listed = (await admin.get("/api/tokens")).json<ApiToken[]>().find((x) => x.id === token.id);
+      expect(listed).toMatchObject({
+        state: "limited",
+        scopes: [...TOKEN_SCOPES],
+        effective_scopes: kept,
+        maker: { role, is_active: true },
+      });
+
+      await setRole(maker.user.id, "manager");
+      await pastTheCache();
+      await tryAll(() => true);
+      const again = (await admin.get("/api/tokens")).json<ApiToken[]>().find((x) => x.id === token.id);
+      expect(again).toMatchObject({ state: "active", effective_scopes: [...TOKEN_SCOPES] });
+    });
+  }
 });
