@@ -23,4 +23,6 @@ export const ORDER_MESSAGES = {
   differentLines: "An order with this channel and external id exists with different lines",
   cannotRestock: (n: number) => `Cannot cancel: ${n} ${n === 1 ? "line's product is" : "lines' products are"} disabled or missing`,
   lineProduct: "Each line needs a barcode or a product_id",
+  channelNotAllowed: (channels: readonly string[]) =>
+    `This API token places, cancels and reads orders only in ${channels.length === 1 ? "the channel" : "the channels"} ${channels.join(", ")}`,
 } as const;

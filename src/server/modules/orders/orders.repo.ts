@@ -94,6 +94,8 @@ export async function markOrderCancelled(tx: Db, id: number, by: string): Promis
 
 export interface OrderFilter {
   channel?: string;
+  /** Only orders of these channels (a token limited to them). */
+  channels?: readonly string[];
   status?: OrderRow["status"];
   from?: Date;
   /** Exclusive. */
@@ -106,6 +108,7 @@ export interface OrderFilter {
 export async function listOrderRows(db: Db, f: OrderFilter): Promise<OrderRow[]> {
   const parts: SQL[] = [];
   if (f.channel !== undefined) parts.push(eq(orders.channel, f.channel));
+  if (f.channels !== undefined) parts.push(inArray(orders.channel, [...f.channels]));
   if (f.status !== undefined) parts.push(eq(orders.status, f.status));
   if (f.from) parts.push(gte(orders.createdAt, f.from));
   if (f.until) parts.push(lt(orders.createdAt, f.until));

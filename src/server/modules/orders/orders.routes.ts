@@ -8,8 +8,8 @@ import { cancelOrder, getOrder, listOrders, placeOrder } from "./orders.service.
 
 const tags = ["orders"];
 const security = SESSION_OR_TOKEN;
-/** Anyone who can update quantity places an order; a token needs orders:write. */
-const place = { permission: "canUpdateQuantity", scope: "orders:write" } as const;
+/** Users who may manage products place orders (streamers sell by tapping); a token needs orders:write. */
+const place = { permission: "canManageProducts", scope: "orders:write" } as const;
 /** Listing and cancelling: managers and super_admin; a token with orders:write. */
 const manage = { permission: "canManageIntegrations", scope: "orders:write" } as const;
 
@@ -20,6 +20,11 @@ const ORDER_RULES =
   "applied twice) when the lines are the same, 422 when they differ. Each line writes a quantity audit entry with " +
   "the reason `Order <channel> <external_id>` and the order's id, and the usual live `inventory_update`. " +
   "`unit_price` and `total` are cents (null when not given).";
+const WHO =
+  "Inventory users, managers and super_admin place orders (streamers sell by tapping: 403); managers and " +
+  "super_admin list, read and cancel them. A token with `orders:write` does all four while its maker is a manager " +
+  "or super_admin; a token limited to channels places, cancels and reads only orders of those channels (403 " +
+  "otherwise) and lists only theirs.";
 
 /** Orders: a sale on any channel as one atomic, idempotent record (src/contract/orders.ts). */
 export async function ordersRoutes(app: ZodApp): Promise<void> {
@@ -31,7 +36,7 @@ export async function ordersRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Place an order: every line or none; idempotent on channel + external_id",
-        description: ORDER_RULES,
+        description: `${ORDER_RULES} ${WHO}`,
         body: createOrderBodySchema,
         response: {
           200: orderAnswerSchema,
@@ -56,6 +61,7 @@ export async function ordersRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Orders newest first, by channel, status and time (from/to: ISO timestamps or days)",
+        description: WHO,
         querystring: ordersQuerySchema,
         response: { 200: z.array(orderSchema), ...errorAnswers(400, 401, 403, 429, 503) },
       },
@@ -71,6 +77,7 @@ export async function ordersRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "One order with its lines",
+        description: WHO,
         params: idParamsSchema,
         response: { 200: orderAnswerSchema, ...errorAnswers(400, 401, 403, 404, 429, 503) },
       },
@@ -86,6 +93,7 @@ export async function ordersRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Cancel an order: every line's stock goes back (reason `Order cancelled`); 409 when cancelled already",
+        description: WHO,
         params: idParamsSchema,
         response: {
           200: orderAnswerSchema,

@@ -2,7 +2,7 @@ import type { OrderUpdate } from "../../../contract/events.js";
 import { ORDER_CANCELLED_REASON, ORDER_MESSAGES, orderReason } from "../../../contract/order-rules.js";
 import type { FailedLine, Order } from "../../../contract/orders.js";
 import type { Product } from "../../../contract/products.js";
-import { AppError, badRequest, conflict, notFound } from "../../app-error.js";
+import { AppError, badRequest, conflict, forbidden, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
@@ -43,10 +43,19 @@ export interface OrdersListInput {
   offset: number;
 }
 
-/** Anyone who can update quantity places orders; an API token needs orders:write. */
-const PLACE = ["canUpdateQuantity", "orders:write"] as const;
+/** Users who may manage products place orders (streamers sell by tapping); an API token needs orders:write. */
+const PLACE = ["canManageProducts", "orders:write"] as const;
 /** The orders list and cancelling: managers and super_admin; an API token with orders:write. */
 const MANAGE = ["canManageIntegrations", "orders:write"] as const;
+
+/** The channels a token limited to some may use; undefined: every channel (users, unlimited tokens). */
+const channelsOf = (ctx: ServiceContext): readonly string[] | undefined => ctx.actor.token?.channels ?? undefined;
+
+/** 403 unless the actor may place, cancel or read orders of this channel. */
+function requireChannel(ctx: ServiceContext, channel: string): void {
+  const channels = channelsOf(ctx);
+  if (channels && !channels.includes(channel)) throw forbidden(ORDER_MESSAGES.channelNotAllowed(channels));
+}
 
 export function toOrder(row: OrderRow, lines: OrderLineRow[]): Order {
   return {
@@ -124,6 +133,7 @@ function orderTotal(lines: ResolvedLine[]): number | null {
  */
 export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promise<{ order: Order; created: boolean }> {
   requirePermission(ctx, ...PLACE);
+  requireChannel(ctx, input.channel);
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const lines = await resolveLines(tx, input.lines);
     const inserted = await insertOrder(tx, {
@@ -219,12 +229,19 @@ export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promis
 /**
  * Cancels a completed order: every line's stock goes back (quantity changes with the reason
  * `Order cancelled` and the order's id), all in one transaction; 409 when it was cancelled
- * already, or when a line's product is disabled (nothing changes then).
+ * already, or when a line's product is disabled (nothing changes then); 403 for a token limited
+ * to other channels.
  */
 export async function cancelOrder(ctx: ServiceContext, id: number): Promise<Order> {
   requirePermission(ctx, ...MANAGE);
   if (id > MAX_ID) throw notFound(ORDER_MESSAGES.notFound);
   return withTransaction(ctx.db, async (tx, afterCommit) => {
+    if (channelsOf(ctx)) {
+      // An order's channel never changes: checked before anything is written.
+      const existing = await findOrder(tx, id);
+      if (!existing) throw notFound(ORDER_MESSAGES.notFound);
+      requireChannel(ctx, existing.channel);
+    }
     const row = await markOrderCancelled(tx, id, ctx.actor.username);
     if (!row) {
       if (!(await findOrder(tx, id))) throw notFound(ORDER_MESSAGES.notFound);
@@ -266,13 +283,14 @@ export async function getOrder(ctx: ServiceContext, id: number): Promise<Order> 
   requirePermission(ctx, ...MANAGE);
   const row = id > MAX_ID ? undefined : await findOrder(ctx.db, id);
   if (!row) throw notFound(ORDER_MESSAGES.notFound);
+  requireChannel(ctx, row.channel);
   return toOrder(row, (await orderLinesOf(ctx.db, [id])).get(id) ?? []);
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
-/** Orders newest first, filtered by channel, status and time (a day as `to` counts to its end). */
+/** Orders newest first, filtered by channel, status and time (a day as `to` counts to its end); a token limited to channels sees only theirs. */
 export async function listOrders(ctx: ServiceContext, query: OrdersListInput): Promise<Order[]> {
   requirePermission(ctx, ...MANAGE);
   const from = query.from === undefined ? undefined : new Date(DAY.test(query.from) ? `${query.from}T00:00:00Z` : query.from);
@@ -284,6 +302,7 @@ export async function listOrders(ctx: ServiceContext, query: OrdersListInput): P
   }
   const rows = await listOrderRows(ctx.db, {
     channel: query.channel,
+    channels: channelsOf(ctx),
     status: query.status,
     from,
     until,

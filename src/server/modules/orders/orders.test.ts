@@ -259,17 +259,29 @@ describe("listing orders and who may do what", () => {
     expect((await manager.get("/api/orders?from=yesterday")).statusCode).toBe(400);
   });
 
-  it("anyone who can update quantity places orders; managers and super_admin list and cancel them", async () => {
+  it("users who may manage products place orders, a streamer may not (403, nothing changes); managers and super_admin list and cancel them", async () => {
     const p = await manager.create({ quantity_on_hand: 10 });
     const streamer = await signIn("streamer");
-    const placed = await streamer.post("/api/orders", {
+    const before = await snapshot(t.app.db);
+    // Not even in another channel's name: the real integration's order would then be refused.
+    for (const channel of ["counter", "shopify"]) {
+      const ext = externalId();
+      const refused = await streamer.post("/api/orders", { channel, external_id: ext, lines: [{ product_id: p.id, quantity: 1 }] });
+      expect(refused.statusCode).toBe(403);
+      expect(await t.app.db.select().from(orders).where(eq(orders.externalId, ext))).toEqual([]);
+    }
+    expect(await snapshot(t.app.db)).toEqual(before);
+
+    const inventory = await signIn("inventory");
+    const placed = await inventory.post("/api/orders", {
       channel: "counter",
       external_id: externalId(),
       lines: [{ product_id: p.id, quantity: 1 }],
     });
     expect(placed.statusCode).toBe(201);
+    expect(await stockOf(p.id)).toBe(9);
     const id = placed.json<{ order: Order }>().order.id;
-    for (const api of [streamer, await signIn("inventory")]) {
+    for (const api of [streamer, inventory]) {
       expect((await api.get("/api/orders")).statusCode).toBe(403);
       expect((await api.get(`/api/orders/${id}`)).statusCode).toBe(403);
       expect((await api.post(`/api/orders/${id}/cancel`)).statusCode).toBe(403);
@@ -302,5 +314,83 @@ describe("listing orders and who may do what", () => {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(cancel.statusCode).toBe(200);
+  });
+});
+
+describe("a token limited to channels", () => {
+  const withToken = (secret: string, method: "GET" | "POST", url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { authorization: `Bearer ${secret}` }, ...(payload ? { payload } : {}) });
+
+  it("is made with orders:write only, and listed with its channels", async () => {
+    const name = () => `Channels ${newBarcode("")}`;
+    const made = await manager.post("/api/tokens", { name: name(), scopes: ["orders:write"], channels: ["ebay", "web", "ebay"] });
+    expect(made.statusCode, made.body).toBe(201);
+    const { token } = made.json<CreatedToken>();
+    expect(token.channels).toEqual(["ebay", "web"]);
+    expect((await manager.get("/api/tokens")).json<CreatedToken["token"][]>().find((x) => x.id === token.id)?.channels).toEqual([
+      "ebay",
+      "web",
+    ]);
+    const unlimited = await manager.post("/api/tokens", { name: name(), scopes: ["orders:write"] });
+    expect(unlimited.json<CreatedToken>().token.channels).toBeNull();
+    for (const body of [
+      { name: name(), scopes: ["products:read"], channels: ["ebay"] },
+      { name: name(), scopes: ["orders:write"], channels: [] },
+      { name: name(), scopes: ["orders:write"], channels: [""] },
+      { name: name(), scopes: ["orders:write"], channels: ["x".repeat(51)] },
+      { name: name(), scopes: ["orders:write"], channels: "ebay" },
+    ]) {
+      const res = await manager.post("/api/tokens", body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    const wrong = await manager.post("/api/tokens", { name: name(), scopes: ["products:read"], channels: ["ebay"] });
+    expect(wrong.body).toContain("Channels limit the orders:write scope");
+  });
+
+  it("places, cancels and reads orders only in its channels (403 otherwise, nothing changes) and lists only theirs", async () => {
+    const p = await manager.create({ quantity_on_hand: 10 });
+    const { secret } = (
+      await manager.post("/api/tokens", { name: `eBay only ${newBarcode("")}`, scopes: ["orders:write"], channels: ["ebay"] })
+    ).json<CreatedToken>();
+    const line = [{ product_id: p.id, quantity: 1 }];
+
+    // Another channel: refused before anything is written.
+    const before = await snapshot(t.app.db);
+    const elsewhere = await withToken(secret, "POST", "/api/orders", { channel: "shopify", external_id: externalId(), lines: line });
+    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.json().error).toBe("This API token places, cancels and reads orders only in the channel ebay");
+    expect(await snapshot(t.app.db)).toEqual(before);
+
+    // Its own channel: placed.
+    const own = await withToken(secret, "POST", "/api/orders", { channel: "ebay", external_id: externalId(), lines: line });
+    expect(own.statusCode).toBe(201);
+    const mine = own.json<{ order: Order }>().order;
+    expect(await stockOf(p.id)).toBe(9);
+
+    // Another channel's order (placed by a manager): not cancelled, not read, not listed; not repeated either.
+    const theirs = (await manager.post("/api/orders", { channel: "shopify", external_id: externalId(), lines: line })).json<{
+      order: Order;
+    }>().order;
+    expect(await stockOf(p.id)).toBe(8);
+    const cancel = await withToken(secret, "POST", `/api/orders/${theirs.id}/cancel`);
+    expect(cancel.statusCode).toBe(403);
+    expect(cancel.json().error).toBe("This API token places, cancels and reads orders only in the channel ebay");
+    expect((await manager.get(`/api/orders/${theirs.id}`)).json<{ order: Order }>().order.status).toBe("completed");
+    expect(await stockOf(p.id)).toBe(8);
+    expect((await withToken(secret, "GET", `/api/orders/${theirs.id}`)).statusCode).toBe(403);
+    const replay = await withToken(secret, "POST", "/api/orders", { channel: "shopify", external_id: theirs.external_id, lines: line });
+    expect(replay.statusCode).toBe(403);
+    const listed = (await withToken(secret, "GET", "/api/orders?limit=200")).json<Order[]>();
+    expect(listed.length).toBeGreaterThan(0);
+    expect(new Set(listed.map((o) => o.channel))).toEqual(new Set(["ebay"]));
+    expect(listed.map((o) => o.id)).toContain(mine.id);
+    expect((await withToken(secret, "GET", "/api/orders?channel=shopify")).json<Order[]>()).toEqual([]);
+    expect((await withToken(secret, "GET", `/api/orders/${mine.id}`)).statusCode).toBe(200);
+    expect((await withToken(secret, "POST", "/api/orders/2000000000/cancel")).statusCode).toBe(404);
+
+    // Its own order: cancelled.
+    const cancelled = await withToken(secret, "POST", `/api/orders/${mine.id}/cancel`);
+    expect(cancelled.statusCode).toBe(200);
+    expect(await stockOf(p.id)).toBe(9);
   });
 });
