@@ -5,14 +5,23 @@ import { join } from "node:path";
 import { MEDIA_NAME } from "../../../contract/photos.js";
 
 /**
+ * Advisory locks on photo files (the two-key form, in classes of their own; migration 0002 uses
+ * 1651270010): one per file, keyed by the first 32 bits of its name (its content's hash), taken by
+ * an upload adding a reference to the file and by the clean-up that may delete it; and one a
+ * PostgreSQL backup holds while it copies the files, which clean-ups only try, shared.
+ */
+export const MEDIA_FILE_LOCK = 1651270012;
+export const MEDIA_BACKUP_LOCK = 1651270013;
+
+/**
  * Photo files in MEDIA_DIR, named by the SHA-256 of their content (`<hash>.webp`), in a
  * sub-folder per first two hex digits so no folder holds hundreds of thousands of files. A file
  * is written under a temporary name in the same file system and renamed into place, so a reader
  * (of this process or another one sharing the folder) sees the whole file or none; two
- * processes writing the same picture write the same bytes, whichever rename wins. Files are never
- * changed and never removed by the server: the same name always means the same picture (so they
- * are served with `immutable` caching), an audit entry's photo stays viewable after the photo left
- * its product, and backups copy the folder as it is.
+ * processes writing the same picture write the same bytes, whichever rename wins. A file is never
+ * changed (the same name always means the same picture, so they are served with `immutable`
+ * caching); it is removed once no product shows it (photo-files.ts decides when, under a lock
+ * that an upload of the same picture takes too).
  */
 export class MediaStore {
   constructor(readonly dir: string) {}
@@ -32,6 +41,17 @@ export class MediaStore {
       throw err;
     }
     return name;
+  }
+
+  /** Deletes a stored file (one already gone is fine). */
+  async remove(name: string): Promise<void> {
+    if (!MEDIA_NAME.test(name)) return;
+    await rm(this.pathOf(name), { force: true });
+  }
+
+  /** Whether a stored file is there. */
+  async has(name: string): Promise<boolean> {
+    return MEDIA_NAME.test(name) && exists(this.pathOf(name));
   }
 
   /** The file of a name (MEDIA_NAME), or undefined when there is no such file. */

@@ -1,4 +1,4 @@
-import { MEDIA_PATH, PHOTO_MESSAGES, PHOTOS_MAX, type Photo } from "../../../contract/photos.js";
+import { PHOTO_MESSAGES, PHOTOS_MAX, type Photo } from "../../../contract/photos.js";
 import type { Product } from "../../../contract/products.js";
 import { MESSAGES } from "../../../contract/rules.js";
 import { badRequest, conflict, notFound } from "../../app-error.js";
@@ -10,7 +10,7 @@ import { insertProductAudit } from "../audit/audit.repo.js";
 import { emitInventoryUpdate, productAuditRow, productEventData } from "../products/product-changes.js";
 import { toProduct } from "../products/products.presenter.js";
 import { lockProductById, MAX_ID, type ProductRow } from "../products/products.repo.js";
-import type { MediaStore } from "./media-store.js";
+import { mediaNameOf, mediaUrl, type PhotoFiles } from "./photo-files.js";
 import { processPhoto } from "./photo-processing.js";
 import { findProductPhotos, nextPhotoId, writeProductPhotos } from "./photos.repo.js";
 
@@ -24,49 +24,67 @@ export interface PhotoAdded {
 /**
  * Adds an uploaded picture to a product's photos, last (the first is the cover). The image is
  * processed and its files stored before the transaction (seconds of work hold no lock); the
- * transaction then locks the product, checks it has room, appends the photo, and writes the
- * audit row. The same picture again on the same product answers the photo it already has.
+ * transaction then locks the product, checks it has room, holds the files against a clean-up
+ * (photo-files.ts), appends the photo, and writes the audit row. The same picture again on the
+ * same product answers the photo it already has. Files stored for an upload that is refused
+ * are cleaned up again unless another product shows them.
  */
-export async function addPhoto(ctx: ServiceContext, media: MediaStore, productId: number, upload: Buffer): Promise<PhotoAdded> {
+export async function addPhoto(ctx: ServiceContext, files: PhotoFiles, productId: number, upload: Buffer): Promise<PhotoAdded> {
   requirePermission(ctx, "canManageProducts");
   const known = productId > MAX_ID ? undefined : await findProductPhotos(ctx.db, productId);
   if (!known) throw notFound(MESSAGES.productNotFound);
   if (known.length >= PHOTOS_MAX) throw conflict(PHOTO_MESSAGES.tooMany);
   const processed = await processPhoto(upload);
-  const photoFile = await media.put(processed.photo.data, "webp");
-  const thumbnailFile = await media.put(processed.thumbnail.data, "webp");
-  const url = `${MEDIA_PATH}/${photoFile}`;
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
-    const current = await lockedProduct(tx, productId);
-    const same = current.photos.find((p) => p.url === url);
-    if (same) return { photo: same, product: toProduct(current), created: false };
-    if (current.photos.length >= PHOTOS_MAX) throw conflict(PHOTO_MESSAGES.tooMany);
-    const photo: Photo = {
-      id: await nextPhotoId(tx),
-      url,
-      thumbnail_url: `${MEDIA_PATH}/${thumbnailFile}`,
-      width: processed.photo.width,
-      height: processed.photo.height,
-    };
-    const product = await writePhotos(ctx, tx, afterCommit, current, [...current.photos, photo]);
-    return { photo, product, created: true };
-  });
+  const photoFile = await files.store.put(processed.photo.data, "webp");
+  const thumbnailFile = await files.store.put(processed.thumbnail.data, "webp");
+  const url = mediaUrl(photoFile);
+  try {
+    return await withTransaction(ctx.db, async (tx, afterCommit) => {
+      const current = await lockedProduct(tx, productId);
+      const same = current.photos.find((p) => p.url === url);
+      if (same) return { photo: same, product: toProduct(current), created: false };
+      if (current.photos.length >= PHOTOS_MAX) throw conflict(PHOTO_MESSAGES.tooMany);
+      await files.hold(tx, [
+        { name: photoFile, data: processed.photo.data },
+        { name: thumbnailFile, data: processed.thumbnail.data },
+      ]);
+      const photo: Photo = {
+        id: await nextPhotoId(tx),
+        url,
+        thumbnail_url: mediaUrl(thumbnailFile),
+        width: processed.photo.width,
+        height: processed.photo.height,
+      };
+      const product = await writePhotos(ctx, tx, afterCommit, current, [...current.photos, photo]);
+      return { photo, product, created: true };
+    });
+  } catch (err) {
+    await files.release([photoFile, thumbnailFile]);
+    throw err;
+  }
 }
 
-/** Takes a photo off its product (its files stay: an audit entry may still show it). */
-export async function removePhoto(ctx: ServiceContext, productId: number, photoId: number): Promise<Product> {
+/**
+ * Takes a photo off its product; once that has committed, its files are deleted unless another
+ * product shows the same picture (an audit entry that still lists it then shows a placeholder).
+ */
+export async function removePhoto(ctx: ServiceContext, files: PhotoFiles, productId: number, photoId: number): Promise<Product> {
   requirePermission(ctx, "canManageProducts");
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  const { product, removed } = await withTransaction(ctx.db, async (tx, afterCommit) => {
     const current = await lockedProduct(tx, productId);
-    if (!current.photos.some((p) => p.id === photoId)) throw notFound(PHOTO_MESSAGES.photoNotFound);
-    return writePhotos(
+    const removed = current.photos.find((p) => p.id === photoId);
+    if (!removed) throw notFound(PHOTO_MESSAGES.photoNotFound);
+    const product = await writePhotos(
       ctx,
       tx,
       afterCommit,
       current,
       current.photos.filter((p) => p.id !== photoId),
     );
+    return { product, removed };
   });
+  await files.release([removed.url, removed.thumbnail_url].flatMap((u) => mediaNameOf(u) ?? []));
+  return product;
 }
 
 /** Puts a product's photos in the given order (each of its photo ids once); the first becomes the cover. */

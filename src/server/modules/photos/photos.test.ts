@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
@@ -14,6 +15,9 @@ import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { caller, recordEvents } from "../products/products.test-support.js";
 import { listMedia } from "./media-store.js";
+import { mediaNameOf } from "./photo-files.js";
+import { photoQueue } from "./photo-processing.js";
+import { PHOTO_QUEUE_FULL } from "./photo-queue.js";
 import { hugePng, multipart, plainPng, sidewaysPhoneJpeg, uploadPhoto } from "./photos.test-support.js";
 
 /** Product photos on a real database (PGlite, or PostgreSQL with DATABASE_URL), real files, real sharp. */
@@ -43,6 +47,15 @@ afterAll(async () => {
 const auditOf = (id: number) => t.app.db.select().from(productAudit).where(eq(productAudit.productId, id)).orderBy(productAudit.id);
 const getFile = (app: FastifyInstance, url: string, cookie?: string) =>
   app.inject({ method: "GET", url, headers: cookie ? { cookie } : {} });
+/** Whether the file a photo URL names is in MEDIA_DIR. */
+const onDisk = (url: string) => {
+  const name = mediaNameOf(url);
+  if (!name) throw new Error(`not a photo URL: ${url}`);
+  return existsSync(join(mediaDir, name.slice(0, 2), name));
+};
+const removePhoto = (app: FastifyInstance, cookie: string, productId: number, photoId: number) =>
+  app.inject({ method: "DELETE", url: `/api/products/${productId}/photos/${photoId}`, headers: { cookie } });
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe("adding a photo", () => {
   it("stores a sideways phone photo upright, as WebP, with no metadata left, and its thumbnail", async () => {
@@ -241,8 +254,9 @@ describe("reordering and removing", () => {
       [{ photos: [a, b] }, { photos: [b, a] }],
       [{ photos: [b, a] }, { photos: [a] }],
     ]);
-    // A removed photo's file is still there for the audit to show.
-    expect((await getFile(t.app, b.thumbnail_url, manager.cookie)).statusCode).toBe(200);
+    // No product shows b any more: its files are gone, while a's are served.
+    expect((await getFile(t.app, b.thumbnail_url, manager.cookie)).statusCode).toBe(404);
+    expect((await getFile(t.app, a.thumbnail_url, manager.cookie)).statusCode).toBe(200);
   });
 
   it("an edit opened before a photo change still saves (photos are not an edited field)", async () => {
@@ -251,6 +265,184 @@ describe("reordering and removing", () => {
     const res = await manager.call.put(`/api/products/${product.id}`, { vendor: "Panini", version: product.version });
     expect(res.statusCode).toBe(200);
     expect(res.json<Product>().photos).toHaveLength(1);
+  });
+});
+
+describe("a removed photo's files", () => {
+  it("are deleted once no product shows the picture: the URLs answer 404 (not cached), the audit keeps the entry", async () => {
+    const product = await manager.call.create();
+    const { photo } = (await uploadPhoto(t.app, manager.cookie, product.id, await plainPng("#c0ffee", 90, 60))).json<{ photo: Photo }>();
+    expect([onDisk(photo.url), onDisk(photo.thumbnail_url)]).toEqual([true, true]);
+
+    const removed = await removePhoto(t.app, inventory.cookie, product.id, photo.id);
+    expect(removed.statusCode).toBe(200);
+    expect([onDisk(photo.url), onDisk(photo.thumbnail_url)]).toEqual([false, false]);
+    for (const url of [photo.url, photo.thumbnail_url]) {
+      const gone = await getFile(t.app, url, streamer.cookie);
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json()).toEqual({ error: PHOTO_MESSAGES.photoNotFound });
+      expect(gone.headers["cache-control"]).toBe("no-store");
+    }
+    // The audit still lists the photo that was taken off (the screens show a placeholder for it).
+    const last = (await auditOf(product.id)).at(-1);
+    expect(last).toMatchObject({ changedFields: ["photos"], oldValues: { photos: [photo] }, newValues: { photos: [] } });
+
+    // The same picture again: stored again under the same name, served again.
+    const again = (await uploadPhoto(t.app, manager.cookie, product.id, await plainPng("#c0ffee", 90, 60))).json<{ photo: Photo }>();
+    expect(again.photo.url).toBe(photo.url);
+    expect((await getFile(t.app, again.photo.url, streamer.cookie)).statusCode).toBe(200);
+  });
+
+  it("stay while another product shows the same picture, a disabled one too, and go with the last", async () => {
+    const [first, second] = [await manager.call.create(), await manager.call.create()];
+    const picture = await plainPng("#0badf0", 80, 80);
+    const onFirst = (await uploadPhoto(t.app, manager.cookie, first.id, picture)).json<{ photo: Photo }>().photo;
+    const onSecond = (await uploadPhoto(t.app, manager.cookie, second.id, picture)).json<{ photo: Photo }>().photo;
+    expect(onSecond.url).toBe(onFirst.url);
+    const disabled = await manager.call.put(`/api/products/${second.id}/status`, { is_active: false });
+    expect(disabled.json<Product>().is_active).toBe(false);
+
+    expect((await removePhoto(t.app, manager.cookie, first.id, onFirst.id)).statusCode).toBe(200);
+    expect([onDisk(onFirst.url), onDisk(onFirst.thumbnail_url)]).toEqual([true, true]);
+    expect((await getFile(t.app, onFirst.url, streamer.cookie)).statusCode).toBe(200);
+
+    expect((await removePhoto(t.app, manager.cookie, second.id, onSecond.id)).statusCode).toBe(200);
+    expect([onDisk(onFirst.url), onDisk(onFirst.thumbnail_url)]).toEqual([false, false]);
+    expect((await getFile(t.app, onFirst.url, streamer.cookie)).statusCode).toBe(404);
+  });
+
+  it("files stored for an upload that is refused after processing are not left behind", async () => {
+    const product = await manager.call.create();
+    for (const colour of ["#a01010", "#10a010", "#1010a0", "#a0a010", "#10a0a0"]) {
+      expect((await uploadPhoto(t.app, manager.cookie, product.id, await plainPng(colour))).statusCode).toBe(201);
+    }
+    const files = await listMedia(mediaDir);
+    // Two uploads pass the early check (5 photos) together; the second finds the product full in its transaction.
+    const [one, two] = await Promise.all([
+      uploadPhoto(t.app, manager.cookie, product.id, await plainPng("#a010a0")),
+      uploadPhoto(t.app, manager.cookie, product.id, await plainPng("#f0f0f0")),
+    ]);
+    expect([one.statusCode, two.statusCode].sort()).toEqual([201, 409]);
+    const kept = (one.statusCode === 201 ? one : two).json<{ photo: Photo }>().photo;
+    expect((await listMedia(mediaDir)).length).toBe(files.length + 2);
+    expect([onDisk(kept.url), onDisk(kept.thumbnail_url)]).toEqual([true, true]);
+  });
+
+  it("race: removed from one product while the same picture is uploaded to another (through a second app): every shown photo's files exist", async () => {
+    // A second app on the same database and folder: on PostgreSQL its own pool, as another server process would be.
+    const other = await buildApp({ config: testConfig({ MEDIA_DIR: mediaDir }), database: t.database, serveClient: false });
+    try {
+      await other.ready();
+      const { cookie: otherCookie } = await signedIn(other, "manager");
+      // How long an upload takes here, so the removals below land at every point of one: processing, storing, committing.
+      const probe = await manager.call.create();
+      const started = performance.now();
+      await uploadPhoto(other, otherCookie, probe.id, await plainPng("#fe0000", 200, 150));
+      const uploadMs = performance.now() - started;
+      const rounds = 16;
+      for (let round = 0; round < rounds; round++) {
+        const picture = await plainPng(`#${(0x100000 + round * 0x0a0b).toString(16).slice(-6)}`, 200, 150);
+        const [a, b] = [await manager.call.create(), await manager.call.create()];
+        const onA = (await uploadPhoto(t.app, manager.cookie, a.id, picture)).json<{ photo: Photo }>().photo;
+        const [removed, added] = await Promise.all([
+          sleep((uploadMs * 1.2 * round) / rounds).then(() => removePhoto(t.app, manager.cookie, a.id, onA.id)),
+          uploadPhoto(other, otherCookie, b.id, picture),
+        ]);
+        expect(removed.statusCode).toBe(200);
+        expect(added.statusCode).toBe(201);
+        const onB = added.json<{ photo: Photo }>().photo;
+        expect(onB.url).toBe(onA.url);
+        expect([round, onDisk(onB.url), onDisk(onB.thumbnail_url)]).toEqual([round, true, true]);
+      }
+      const shown = (await manager.call.get("/api/products")).json<Product[]>().flatMap((p) => p.photos);
+      expect(shown.length).toBeGreaterThan(rounds);
+      for (const photo of shown) {
+        expect([photo.url, onDisk(photo.url), onDisk(photo.thumbnail_url)]).toEqual([photo.url, true, true]);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("what is decoded, and how many at once", () => {
+  it("refuses a file whose first bytes are not a JPEG, PNG, WebP or HEIF picture's with 400, before any decoder runs", async () => {
+    const product = await manager.call.create();
+    const files = await listMedia(mediaDir);
+    const small = sharp({ create: { width: 32, height: 32, channels: 3, background: "#884422" } });
+    const notPictures: Record<string, Buffer> = {
+      svg: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'),
+      pdf: Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"),
+      tiff: await small.clone().tiff().toBuffer(),
+      gif: await small.clone().gif().toBuffer(),
+      random: randomBytes(4096),
+      // A brand that is no picture's (an MP4 video's ftyp box).
+      mp4: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypisom"), Buffer.alloc(64)]),
+      // Half a PNG signature.
+      "png-ish": Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(64)]),
+    };
+    // sharp reads each of them (they are real formats to libvips): only the first bytes keep it from doing so.
+    for (const kind of ["tiff", "gif"]) expect((await sharp(notPictures[kind]).metadata()).format).toBe(kind);
+    const decoded = photoQueue.seen.started;
+    for (const [kind, data] of Object.entries(notPictures)) {
+      const res = await uploadPhoto(t.app, manager.cookie, product.id, data, "card.png");
+      expect([kind, res.statusCode, res.json()]).toEqual([kind, 400, { error: PHOTO_MESSAGES.notAnImage }]);
+    }
+    expect(photoQueue.seen.started).toBe(decoded);
+    // Right first bytes, then nothing a decoder can read: refused by sharp, after its turn.
+    const fakeJpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(2048)]);
+    const fake = await uploadPhoto(t.app, manager.cookie, product.id, fakeJpeg, "card.jpg");
+    expect(fake.statusCode).toBe(400);
+    expect(photoQueue.seen.started).toBe(decoded + 1);
+    expect(await listMedia(mediaDir)).toEqual(files);
+
+    // The formats taken: a WebP and an AVIF (a HEIF brand), whatever their names.
+    for (const [kind, data] of [
+      ["webp", await small.clone().webp().toBuffer()],
+      ["avif", await small.clone().avif().toBuffer()],
+    ] as const) {
+      const res = await uploadPhoto(t.app, manager.cookie, product.id, data, "card.png");
+      expect([kind, res.statusCode]).toEqual([kind, 201]);
+    }
+  });
+
+  it("processes at most two photos at once: six uploads together, two at a time, the others wait their turn", async () => {
+    const product = await manager.call.create();
+    const other = await manager.call.create();
+    // Pictures that take sharp a while (noise does not compress), each different.
+    const pictures = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((n) => {
+        const noise = Buffer.alloc(1200 * 900 * 3);
+        for (let i = 0; i < noise.length; i++) noise[i] = ((i + n) * 2654435761) >>> 24;
+        return sharp(noise, { raw: { width: 1200, height: 900, channels: 3 } })
+          .jpeg({ quality: 90 })
+          .toBuffer();
+      }),
+    );
+    photoQueue.resetPeaks();
+    const before = photoQueue.seen.started;
+    const answers = await Promise.all(pictures.map((p, i) => uploadPhoto(t.app, manager.cookie, i < 3 ? product.id : other.id, p)));
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201, 201]);
+    expect(photoQueue.seen.started - before).toBe(6);
+    expect(photoQueue.seen.peakRunning).toBe(2);
+    expect(photoQueue.seen.peakWaiting).toBeGreaterThanOrEqual(1);
+  });
+
+  it("lets at most 20 more uploads wait: one more is refused with 503 and Retry-After, and nothing is stored", async () => {
+    const product = await manager.call.create();
+    const files = await listMedia(mediaDir);
+    // Every place taken (2 being processed, 20 waiting), as 22 uploads under way would.
+    const places = Array.from({ length: photoQueue.slots + photoQueue.maxWaiting }, () => photoQueue.enter());
+    try {
+      const refused = await uploadPhoto(t.app, manager.cookie, product.id, await plainPng("#999999"));
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toEqual({ error: PHOTO_QUEUE_FULL });
+      expect(refused.headers["retry-after"]).toBe("5");
+    } finally {
+      for (const leave of places) leave();
+    }
+    expect(await listMedia(mediaDir)).toEqual(files);
+    expect((await uploadPhoto(t.app, manager.cookie, product.id, await plainPng("#999999"))).statusCode).toBe(201);
   });
 });
 
