@@ -1,8 +1,19 @@
 import { Check, Copy, KeyRound, RefreshCw } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { TOKEN_MESSAGES, TOKEN_NAME_MAX, TOKEN_SCOPE_LABELS, TOKEN_SCOPES, type TokenScope } from "../../../../contract/token-rules";
-import type { ApiToken, CreatedToken } from "../../../../contract/tokens";
-import { Badge } from "../../../components/ui/badge";
+import { ORDER_CHANNEL_MAX } from "../../../../contract/order-rules";
+import { ROLE_LABELS } from "../../../../contract/permissions";
+import {
+  TOKEN_CHANNELS_MAX,
+  TOKEN_MESSAGES,
+  TOKEN_NAME_MAX,
+  TOKEN_SCOPE_LABELS,
+  TOKEN_SCOPES,
+  TOKEN_STATE_LABELS,
+  type TokenScope,
+  type TokenState,
+} from "../../../../contract/token-rules";
+import type { ApiToken, CreatedToken, CreateTokenBody } from "../../../../contract/tokens";
+import { Badge, type BadgeVariant } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { Dialog } from "../../../components/ui/dialog";
@@ -15,6 +26,22 @@ import { useTokens } from "../api/list-tokens";
 import { useRevokeToken } from "../api/revoke-token";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "Never");
+
+const STATE_BADGES: Record<TokenState, BadgeVariant> = {
+  active: "success",
+  limited: "warning",
+  maker_disabled: "danger",
+  revoked: "danger",
+};
+
+/** The channels field as typed (comma-separated) as a list, and what is wrong with it, if anything. */
+function readChannels(text: string): { channels: string[]; problem: string | null } {
+  const channels = [...new Set(text.split(",").map((c) => c.trim()))].filter(Boolean);
+  if (channels.some((c) => c.length > ORDER_CHANNEL_MAX))
+    return { channels, problem: `Each channel is at most ${ORDER_CHANNEL_MAX} characters` };
+  if (channels.length > TOKEN_CHANNELS_MAX) return { channels, problem: TOKEN_MESSAGES.tooManyChannels };
+  return { channels, problem: null };
+}
 
 /** API tokens: create one (its secret shown once, with a copy button), the list, revoke with confirmation. */
 export function TokensSection() {
@@ -71,29 +98,34 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => 
   const create = useCreateToken();
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<TokenScope[]>([]);
+  const [channelsText, setChannelsText] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
   const [scopesError, setScopesError] = useState<string | null>(null);
+  const [channelsError, setChannelsError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
+  // Channels limit orders only: the field is there while orders:write is chosen.
+  const ordersChosen = scopes.includes("orders:write");
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
     const nameProblem = trimmed ? null : TOKEN_MESSAGES.nameRequired;
     const scopesProblem = scopes.length > 0 ? null : TOKEN_MESSAGES.scopesRequired;
+    const { channels, problem: channelsProblem } = ordersChosen ? readChannels(channelsText) : { channels: [], problem: null };
     setNameError(nameProblem);
     setScopesError(scopesProblem);
-    if (nameProblem || scopesProblem) return;
-    create.mutate(
-      { name: trimmed, scopes },
-      {
-        onSuccess: (answer) => {
-          setName("");
-          setScopes([]);
-          onCreated(answer);
-        },
-        onError: (err) => setServerError(messageOr(err, "Failed to create token")),
+    setChannelsError(channelsProblem);
+    if (nameProblem || scopesProblem || channelsProblem) return;
+    const body: CreateTokenBody = channels.length > 0 ? { name: trimmed, scopes, channels } : { name: trimmed, scopes };
+    create.mutate(body, {
+      onSuccess: (answer) => {
+        setName("");
+        setScopes([]);
+        setChannelsText("");
+        onCreated(answer);
       },
-    );
+      onError: (err) => setServerError(messageOr(err, "Failed to create token")),
+    });
   };
   const toggle = (scope: TokenScope, on: boolean) => {
     setScopesError(null);
@@ -136,6 +168,21 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => 
           ))}
           <FieldError id={`${id}-scopes-error`}>{scopesError}</FieldError>
         </fieldset>
+        {ordersChosen ? (
+          <TextField
+            label="Order channels (optional)"
+            value={channelsText}
+            placeholder="e.g. ebay, web"
+            hint="Comma-separated. The token then places, cancels and reads orders of these channels only; left empty, every channel."
+            error={channelsError}
+            disabled={create.isPending}
+            onChange={(e) => {
+              setChannelsText(e.target.value);
+              setChannelsError(null);
+              setServerError(null);
+            }}
+          />
+        ) : null}
         <FieldError>{serverError}</FieldError>
         <div>
           <Button type="submit" disabled={create.isPending} className="w-full sm:w-auto">
@@ -199,28 +246,61 @@ function SecretOnce({ created, onDone }: { created: CreatedToken; onDone: () => 
 
 function TokenCard({ token, onRevoke }: { token: ApiToken; onRevoke: () => void }) {
   const revoked = token.revoked_at !== null;
+  const makerRole = ROLE_LABELS[token.maker.role];
+  // Scopes its maker's role no longer allows, marked while the token works with the others.
+  const beyondMaker = token.state === "limited" ? token.scopes.filter((s) => !token.effective_scopes.includes(s)) : [];
   return (
     <Card className="flex h-full flex-col gap-2 p-4" data-testid="token-card">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="min-w-0 break-words font-bold">{token.name}</h3>
-        {revoked ? <Badge variant="danger">Revoked</Badge> : <Badge variant="success">Active</Badge>}
+        <Badge variant={STATE_BADGES[token.state]} data-testid="token-state">
+          {TOKEN_STATE_LABELS[token.state]}
+        </Badge>
       </div>
       <p className="font-mono text-sm">
         <span className="sr-only">Prefix </span>
         {token.prefix}…
       </p>
       <ul aria-label="Scopes" className="flex flex-wrap gap-1">
-        {token.scopes.map((s) => (
-          <li key={s}>
-            <Badge variant="info">{s}</Badge>
-          </li>
-        ))}
+        {token.scopes.map((s) =>
+          beyondMaker.includes(s) ? (
+            <li key={s}>
+              <Badge variant="neutral" className="line-through" title="Beyond what its maker's role allows now">
+                {s}
+                <span className="sr-only"> (beyond its maker's role: refused)</span>
+              </Badge>
+            </li>
+          ) : (
+            <li key={s}>
+              <Badge variant="info">{s}</Badge>
+            </li>
+          ),
+        )}
       </ul>
+      {token.state === "limited" ? (
+        <p className="text-sm text-amber-900 dark:text-amber-100">
+          Its maker is now {makerRole}: {beyondMaker.join(", ")} {beyondMaker.length === 1 ? "is" : "are"} refused. It acts with{" "}
+          {token.effective_scopes.length > 0 ? token.effective_scopes.join(", ") : "no scope"}.
+        </p>
+      ) : token.state === "maker_disabled" ? (
+        <p className="text-sm text-red-800 dark:text-red-200">
+          Its maker's account is disabled: the token is refused until it is enabled again.
+        </p>
+      ) : null}
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-sm">
-        <dt className="text-gray-700 dark:text-gray-300">Created</dt>
+        <dt className="text-gray-700 dark:text-gray-300">Maker</dt>
         <dd>
-          {when(token.created_at)} by {token.created_by}
+          {token.maker.username} ({makerRole}
+          {token.maker.is_active ? "" : ", disabled"})
         </dd>
+        <dt className="text-gray-700 dark:text-gray-300">Created</dt>
+        <dd>{when(token.created_at)}</dd>
+        {token.scopes.includes("orders:write") ? (
+          <>
+            <dt className="text-gray-700 dark:text-gray-300">Channels</dt>
+            <dd>{token.channels ? token.channels.join(", ") : "Every channel"}</dd>
+          </>
+        ) : null}
         <dt className="text-gray-700 dark:text-gray-300">Last used</dt>
         <dd>{when(token.last_used_at)}</dd>
         {revoked ? (
