@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -18,8 +18,9 @@ import { signedIn } from "../test/factories.js";
 import { adminQuery, POSTGRES_URL } from "../test/server-processes.js";
 import { migratedDataDir } from "../test/templates.js";
 import { backupDataDir } from "./embedded-backup.js";
+import { holdPhotoFiles } from "./postgres-backup.js";
 import { backupShop, restoreShop } from "./shop-backup.js";
-import { extractTarEntry, listTar } from "./tar.js";
+import { extractTarEntry, listTar, type TarEntry } from "./tar.js";
 
 /** Backups carry the photos: backed up with the database, restored into a new folder or database, served again. */
 
@@ -73,6 +74,36 @@ async function shopWithPhotos(app: FastifyInstance) {
   return { productId: product.id, photos };
 }
 
+/** The permission bits of a file (a backup holds password hashes and webhook secrets: 0600). */
+const modeOf = (file: string) => statSync(file).mode & 0o777;
+/** The mode an entry's tar header gives it (what a tar tool extracts it with). */
+function entryMode(file: string, entry: TarEntry): number {
+  const header = Buffer.alloc(8);
+  const fd = openSync(file, "r");
+  try {
+    readSync(fd, header, 0, 8, entry.offset - 512 + 100);
+  } finally {
+    closeSync(fd);
+  }
+  return Number.parseInt(header.toString("ascii").replace(/\0.*$/s, ""), 8);
+}
+/** A partial file an earlier run left beside the target, readable by all. */
+function leavePartial(file: string): void {
+  writeFileSync(`${file}.partial`, "left over");
+  chmodSync(`${file}.partial`, 0o644);
+}
+/** Where a photo URL's file is in a media folder. */
+const fileOf = (mediaDir: string, url: string) => {
+  const name = url.split("/").pop() as string;
+  return join(mediaDir, name.slice(0, 2), name);
+};
+/** Takes a photo off its product through the API. */
+async function removePhoto(app: FastifyInstance, productId: number, photo: Photo) {
+  const { cookie } = await signedIn(app, "manager");
+  const res = await app.inject({ method: "DELETE", url: `/api/products/${productId}/photos/${photo.id}`, headers: { cookie } });
+  expect(res.statusCode).toBe(200);
+}
+
 /** The product's photos as the restored shop lists them, and each file's bytes as it serves them. */
 async function servedPhotos(app: FastifyInstance) {
   const { cookie } = await signedIn(app, "streamer");
@@ -104,12 +135,15 @@ describe("embedded database backups with photos", () => {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: "", MEDIA_DIR: "", ...env },
       });
+    leavePartial(file);
     const backedUp = await run("backup", { DATA_DIR: dataDir });
     expect(backedUp.stdout).toMatch(/\d users, 1 products, \d+ audit entries, 4 photo files\)/);
+    expect(modeOf(file)).toBe(0o600);
 
     // The photos are in the file once: under media/, not again inside the database's archive.
     const entries = await listTar(file);
     expect(entries.map((e) => e.name).filter((n) => n.startsWith("media/"))).toHaveLength(4);
+    expect(new Set(entries.map((e) => entryMode(file, e)))).toEqual(new Set([0o600]));
     const databaseEntry = entries.find((e) => e.name === "database.tar.gz");
     if (!databaseEntry) throw new Error("no database in the backup");
     const archive = join(freshDir(), "database.tar.gz");
@@ -125,6 +159,33 @@ describe("embedded database backups with photos", () => {
     expect(restored.stdout).toMatch(/4 photo files\)/);
     const after = await served(await openPglite(restoredDir), { DATA_DIR: restoredDir }, servedPhotos);
     expect(after).toEqual(before);
+  });
+
+  it("a photo removed after a backup (its files deleted) comes back with the backup's restore", SLOW, async () => {
+    const dataDir = migratedDir();
+    const mediaDir = join(dataDir, "media");
+    const before = await served(await openPglite(dataDir), { DATA_DIR: dataDir }, async (app) => {
+      await shopWithPhotos(app);
+      return servedPhotos(app);
+    });
+    const file = join(freshDir(), "shop.tar");
+    expect(await backupShop({ dataDir, mediaDir }, file)).toMatchObject({ photoFiles: 4 });
+    const removed = before.photos[0] as Photo;
+    await served(await openPglite(dataDir), { DATA_DIR: dataDir }, async (app) => {
+      const { cookie } = await signedIn(app, "streamer");
+      const product = (await app.inject({ method: "GET", url: "/api/products/barcode/PHOTO-BK-1", headers: { cookie } })).json<Product>();
+      await removePhoto(app, product.id, removed);
+      expect((await app.inject({ method: "GET", url: removed.url, headers: { cookie } })).statusCode).toBe(404);
+    });
+    expect([existsSync(fileOf(mediaDir, removed.url)), existsSync(fileOf(mediaDir, removed.thumbnail_url))]).toEqual([false, false]);
+    // A backup taken now no longer holds them; the older one still does.
+    const later = join(freshDir(), "later.tar");
+    expect(await backupShop({ dataDir, mediaDir }, later)).toMatchObject({ photoFiles: 2 });
+
+    const restored = await restoreShop({ dataDir, mediaDir }, file, { force: true });
+    if (restored.movedAside) dirs.push(restored.movedAside);
+    expect(restored).toMatchObject({ photoFiles: 4 });
+    expect(await served(await openPglite(dataDir), { DATA_DIR: dataDir }, servedPhotos)).toEqual(before);
   });
 
   it("a backup from before photos (the bare .tar.gz) still restores; a bundle is refused on the wrong database", SLOW, async () => {
@@ -163,8 +224,10 @@ describe("PostgreSQL backups with photos", () => {
       return servedPhotos(app);
     });
     const file = join(freshDir(), "shop.tar");
+    leavePartial(file);
     const outcome = await backupShop({ databaseUrl: sourceUrl, dataDir: freshDir(), mediaDir }, file);
     expect(outcome).toMatchObject({ database: "postgres", photoFiles: 4 });
+    expect(modeOf(file)).toBe(0o600);
 
     const emptyUrl = await newDatabase();
     const newMedia = join(freshDir(), "media");
@@ -172,5 +235,39 @@ describe("PostgreSQL backups with photos", () => {
     expect(await listMedia(newMedia)).toEqual(await listMedia(mediaDir));
     expect(await served(await openPostgres(emptyUrl), { MEDIA_DIR: newMedia }, servedPhotos)).toEqual(before);
     await expect(restoreShop({ dataDir: freshDir(), mediaDir: freshDir() }, file)).rejects.toThrow(/set DATABASE_URL/);
+  });
+
+  it("while a backup runs, removed photos' files stay until it ends; an older backup brings them back", SLOW, async () => {
+    const url = await newDatabase();
+    const mediaDir = freshDir();
+    const location = { databaseUrl: url, dataDir: freshDir(), mediaDir };
+    const { productId, before } = await served(await openPostgres(url), { MEDIA_DIR: mediaDir }, async (app) => {
+      const { productId } = await shopWithPhotos(app);
+      return { productId, before: await servedPhotos(app) };
+    });
+    const file = join(freshDir(), "shop.tar");
+    await backupShop(location, file);
+    const [first, second] = before.photos as [Photo, Photo];
+    const onDisk = (photo: Photo) => [existsSync(fileOf(mediaDir, photo.url)), existsSync(fileOf(mediaDir, photo.thumbnail_url))];
+
+    await served(await openPostgres(url), { MEDIA_DIR: mediaDir }, async (app) => {
+      // What a backup holds from before its dump until its last file is copied.
+      const letGo = await holdPhotoFiles(url);
+      try {
+        await removePhoto(app, productId, first);
+        expect(onDisk(first)).toEqual([true, true]);
+      } finally {
+        await letGo();
+      }
+      // Put off, not forgotten: deleted once the backup ended.
+      await expect.poll(() => onDisk(first), { timeout: 10_000, interval: 200 }).toEqual([false, false]);
+      // Without a backup running, at once.
+      await removePhoto(app, productId, second);
+      expect(onDisk(second)).toEqual([false, false]);
+    });
+
+    const restored = await restoreShop(location, file, { force: true });
+    expect(restored).toMatchObject({ photoFiles: 4 });
+    expect(await served(await openPostgres(url), { MEDIA_DIR: mediaDir }, servedPhotos)).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -33,6 +33,14 @@ function migratedDir(): string {
   const dir = migratedDataDir("blez-backup-");
   dirs.push(dir);
   return dir;
+}
+
+/** The permission bits of a file (a backup holds password hashes and webhook secrets: 0600). */
+const modeOf = (file: string) => statSync(file).mode & 0o777;
+/** A file readable by everyone, whatever the umask. */
+function leaveReadable(file: string): void {
+  writeFileSync(file, "left over");
+  chmodSync(file, 0o644);
 }
 
 async function served<T>(database: Database, work: (app: FastifyInstance) => Promise<T>): Promise<T> {
@@ -92,7 +100,10 @@ describe("embedded database backups", () => {
     });
     // Each product: its creation and a sale, each in both audit trails.
     const contents = { users: 1, products: 3, auditEntries: 12 };
+    // A partial file an earlier run left, readable by all: the backup is still its owner's only.
+    leaveReadable(`${file}.partial`);
     expect(await backupDataDir(dataDir, file)).toEqual(contents);
+    expect(modeOf(file)).toBe(0o600);
 
     const restoredDir = join(freshDir(), "restored");
     const restored = await restoreDataDir(restoredDir, file);
@@ -144,7 +155,10 @@ describe("PostgreSQL backups (pg_dump, on the local PostgreSQL)", () => {
       return { username: shop.username, before: await shopView(app, shop.username) };
     });
     const file = join(freshDir(), "shop.dump");
+    // A file of that name already there, readable by all: the dump written into it is its owner's only.
+    leaveReadable(file);
     await backupPostgres(sourceUrl, file);
+    expect(modeOf(file)).toBe(0o600);
 
     const emptyUrl = await newDatabase();
     await restorePostgres(emptyUrl, file);

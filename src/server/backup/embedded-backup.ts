@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { type DataDirLock, lockDataDir } from "../db/embedded/data-dir-lock.js";
+import { PRIVATE_FILE } from "./tar.js";
 
 /**
  * Backups of the embedded database: the whole data folder as PGlite writes it (dumpDataDir, a
@@ -69,8 +70,11 @@ export async function backupDataDir(dataDir: string, file: string, opts: { leave
       const archive = Buffer.from(await (await db.dumpDataDir("gzip")).arrayBuffer());
       mkdirSync(dirname(resolve(file)), { recursive: true });
       // Written beside the target and renamed: a failed backup never leaves half a file under its name.
+      // Readable by its owner only (it holds password hashes and webhook secrets): made new, as a
+      // partial an earlier run left would keep its mode.
       const partial = `${file}.partial`;
-      writeFileSync(partial, archive);
+      rmSync(partial, { force: true });
+      writeFileSync(partial, archive, { mode: PRIVATE_FILE });
       renameSync(partial, file);
       return summary;
     } finally {

@@ -1,8 +1,11 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { resolve } from "node:path";
 import pg from "pg";
+import { MEDIA_BACKUP_LOCK } from "../modules/photos/media-store.js";
 import { BackupError } from "./embedded-backup.js";
+import { PRIVATE_FILE } from "./tar.js";
 
 /**
  * Backups of a PostgreSQL database with PostgreSQL's own tools: pg_dump's custom format, read
@@ -17,11 +20,12 @@ function connection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
   return { dbname: parsed.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
 }
 
-function run(tool: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+/** Runs a tool; its standard output goes to `stdout` (a file descriptor) when given. */
+function run(tool: string, args: string[], env: NodeJS.ProcessEnv, stdout: number | "inherit" = "inherit"): Promise<void> {
   return new Promise((done, fail) => {
-    const child = spawn(tool, args, { env, stdio: ["ignore", "inherit", "pipe"] });
+    const child = spawn(tool, args, { env, stdio: ["ignore", stdout, "pipe"] });
     let stderr = "";
-    child.stderr.on("data", (d) => {
+    child.stderr?.on("data", (d) => {
       stderr += String(d);
     });
     child.once("error", (err: NodeJS.ErrnoException) =>
@@ -37,10 +41,39 @@ function run(tool: string, args: string[], env: NodeJS.ProcessEnv): Promise<void
   });
 }
 
-/** Writes `pg_dump --format=custom` of the database to `file`. */
+/**
+ * Writes `pg_dump --format=custom` of the database to `file`, through its standard output into a
+ * file this process made 0600 (the dump holds password hashes and webhook secrets; pg_dump's own
+ * `--file` would take the umask's mode).
+ */
 export async function backupPostgres(url: string, file: string): Promise<void> {
   const { dbname, env } = connection(url);
-  await run("pg_dump", ["--format=custom", "--no-owner", "--file", file, "--dbname", dbname], env);
+  const out = await open(file, "w", PRIVATE_FILE);
+  try {
+    await out.chmod(PRIVATE_FILE);
+    await run("pg_dump", ["--format=custom", "--no-owner", "--dbname", dbname], env, out.fd);
+  } finally {
+    await out.close();
+  }
+}
+
+/**
+ * Holds MEDIA_BACKUP_LOCK on a connection of its own until the answer is called: the servers on
+ * this database put off deleting photo files meanwhile (modules/photos/photo-files.ts), so a
+ * backup copies every file its dump names. Waits for clean-ups under way to end (they are short).
+ */
+export async function holdPhotoFiles(url: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on("error", () => {}); // a lost connection ends the lock with it; the dump reports the outage
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1::int, 0)", [MEDIA_BACKUP_LOCK]);
+  } catch (err) {
+    await client.end().catch(() => {});
+    throw err;
+  }
+  // Ending the session releases the lock.
+  return () => client.end().catch(() => {});
 }
 
 /** Whether the database holds any table of its own (the server creates its tables on its first start). */

@@ -5,14 +5,15 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { MEDIA_NAME } from "../../contract/photos.js";
 import { listMedia } from "../modules/photos/media-store.js";
 import { BackupError, backupDataDir, type DatabaseSummary, restoreDataDir } from "./embedded-backup.js";
-import { backupPostgres, restorePostgres } from "./postgres-backup.js";
+import { backupPostgres, holdPhotoFiles, restorePostgres } from "./postgres-backup.js";
 import { extractTarEntry, isTarHeader, listTar, readTarEntry, TarWriter } from "./tar.js";
 
 /**
  * `npm run backup` and `restore`: one file with the database and the photos. The file is a tar
- * holding `blez-backup.json` (what it is), the database as its own tool writes it (the embedded
- * database's .tar.gz, or pg_dump's custom format as `database.dump`) and every photo file under
- * `media/`. Backups from before photos (the bare .tar.gz or pg_dump file) still restore.
+ * holding the database as its own tool writes it (the embedded database's .tar.gz, or pg_dump's
+ * custom format as `database.dump`), every photo file under `media/`, and last `blez-backup.json`
+ * (what it is, with the number of photo files it holds). Backups from before photos (the bare
+ * .tar.gz or pg_dump file) still restore.
  */
 
 const MANIFEST = "blez-backup.json";
@@ -52,11 +53,18 @@ function mediaInsideDataDir(location: ShopLocation): string[] {
   return [inside.split(sep)[0] as string];
 }
 
-/** Writes the database and the photos to `file`. */
+/**
+ * Writes the database and the photos to `file` (0600: it holds password hashes and webhook
+ * secrets). On PostgreSQL the servers may be running: the photo files stay put
+ * (holdPhotoFiles) from before the dump until the last one is copied, so every file the dump
+ * names is in the backup.
+ */
 export async function backupShop(location: ShopLocation, file: string): Promise<BackupOutcome> {
   const target = resolve(file);
-  await mkdir(dirname(target), { recursive: true });
+  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  // mkdtemp makes the folder 0700: the database's file on the way is its owner's only, like the backup.
   const work = await mkdtemp(join(tmpdir(), "blez-backup-"));
+  const letGo = location.databaseUrl ? await holdPhotoFiles(location.databaseUrl) : undefined;
   try {
     const database: DatabaseKind = location.databaseUrl ? "postgres" : "embedded";
     const databaseFile = join(work, DATABASE_ENTRY[database]);
@@ -64,16 +72,21 @@ export async function backupShop(location: ShopLocation, file: string): Promise<
     if (location.databaseUrl) await backupPostgres(location.databaseUrl, databaseFile);
     else summary = await backupDataDir(location.dataDir, databaseFile, { leaveOut: mediaInsideDataDir(location) });
 
-    // Photos are never changed or removed, only added: those listed now are all complete files.
+    // Listed after the dump: every file it names is there (a photo's files are stored before the
+    // change that adds it commits, and none is deleted meanwhile). Written whole under its name, so each is complete.
     const media = await listMedia(location.mediaDir);
-    const manifest: Manifest = { format: FORMAT, version: 1, database, created_at: new Date().toISOString(), photo_files: media.length };
     // Written beside the target and renamed: a failed backup never leaves half a file under its name.
     const partial = `${target}.partial`;
     const tar = await TarWriter.create(partial);
+    let photoFiles = 0;
     try {
-      await tar.addBuffer(MANIFEST, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
       await tar.addFile(DATABASE_ENTRY[database], databaseFile);
-      for (const path of media) await tar.addFile(`media/${path}`, join(location.mediaDir, path));
+      for (const path of media) {
+        // A file deleted since it was listed (no product showed it any more) is left out.
+        if (await tar.addFile(`media/${path}`, join(location.mediaDir, path), { missingOk: true })) photoFiles += 1;
+      }
+      const manifest: Manifest = { format: FORMAT, version: 1, database, created_at: new Date().toISOString(), photo_files: photoFiles };
+      await tar.addBuffer(MANIFEST, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
       await tar.close();
     } catch (err) {
       await tar.abandon();
@@ -81,8 +94,9 @@ export async function backupShop(location: ShopLocation, file: string): Promise<
       throw err;
     }
     await rename(partial, target);
-    return { database, summary, photoFiles: media.length };
+    return { database, summary, photoFiles };
   } finally {
+    await letGo?.();
     await rm(work, { recursive: true, force: true });
   }
 }
@@ -149,7 +163,8 @@ export async function restoreShop(location: ShopLocation, file: string, opts: { 
       if (existsSync(path)) continue;
       await mkdir(folder, { recursive: true });
       const partial = join(folder, `.${match[2]}.restore.partial`);
-      await extractTarEntry(source, entry, partial);
+      // Photos readable like the files the server stores (0644), for a server running as another user than the restore.
+      await extractTarEntry(source, entry, partial, 0o644);
       await rename(partial, path);
     }
     return { ...restored, photoFiles };

@@ -3,8 +3,13 @@ import { type FileHandle, open } from "node:fs/promises";
 /**
  * The few lines of the tar format (POSIX ustar) a backup needs: regular files with names of at
  * most 100 characters, written and read a piece at a time, so a backup of gigabytes of photos
- * never sits in memory. Any tar tool lists and extracts what this writes.
+ * never sits in memory. Any tar tool lists and extracts what this writes. A backup holds password
+ * hashes and webhook secrets: the archive is written readable by its owner only (0600), and its
+ * entries say the same to a tool that extracts them.
  */
+
+/** The mode of every backup file and temporary file on the way, and of the entries inside. */
+export const PRIVATE_FILE = 0o600;
 
 const BLOCK = 512;
 const CHUNK = 1024 * 1024;
@@ -17,7 +22,7 @@ function header(name: string, size: number, mtime: Date): Buffer {
   const h = Buffer.alloc(BLOCK);
   const octal = (value: number, length: number) => `${value.toString(8).padStart(length - 1, "0")}\0`;
   h.write(name, 0, 100, "utf8");
-  h.write(octal(0o644, 8), 100, "ascii");
+  h.write(octal(PRIVATE_FILE, 8), 100, "ascii");
   h.write(octal(0, 8), 108, "ascii");
   h.write(octal(0, 8), 116, "ascii");
   h.write(octal(size, 12), 124, "ascii");
@@ -41,8 +46,11 @@ export class TarWriter {
     private position = 0,
   ) {}
 
+  /** A new archive at `file`, 0600 (also when a file of that name was left there before). */
   static async create(file: string): Promise<TarWriter> {
-    return new TarWriter(await open(file, "w"));
+    const out = await open(file, "w", PRIVATE_FILE);
+    await out.chmod(PRIVATE_FILE);
+    return new TarWriter(out);
   }
 
   private async write(data: Buffer): Promise<void> {
@@ -56,9 +64,18 @@ export class TarWriter {
     await this.write(padding(data.length));
   }
 
-  /** Copies a file into the archive a megabyte at a time. */
-  async addFile(name: string, path: string): Promise<void> {
-    const source = await open(path, "r");
+  /**
+   * Copies a file into the archive a megabyte at a time; true once added. With `missingOk`, a file
+   * that is not there (any more) adds nothing and answers false.
+   */
+  async addFile(name: string, path: string, opts: { missingOk?: boolean } = {}): Promise<boolean> {
+    let source: FileHandle;
+    try {
+      source = await open(path, "r");
+    } catch (err) {
+      if (opts.missingOk && (err as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw err;
+    }
     try {
       const info = await source.stat();
       await this.write(header(name, info.size, info.mtime));
@@ -70,6 +87,7 @@ export class TarWriter {
         done += bytesRead;
       }
       await this.write(padding(info.size));
+      return true;
     } finally {
       await source.close();
     }
@@ -127,10 +145,10 @@ export async function listTar(file: string): Promise<TarEntry[]> {
   }
 }
 
-/** Copies one entry's bytes out of the archive into `path`. */
-export async function extractTarEntry(file: string, entry: TarEntry, path: string): Promise<void> {
+/** Copies one entry's bytes out of the archive into `path` (a new file of `mode`, 0600 unless told). */
+export async function extractTarEntry(file: string, entry: TarEntry, path: string, mode = PRIVATE_FILE): Promise<void> {
   const input = await open(file, "r");
-  const output = await open(path, "w");
+  const output = await open(path, "w", mode);
   try {
     const buffer = Buffer.alloc(Math.min(CHUNK, Math.max(entry.size, 1)));
     for (let done = 0; done < entry.size; ) {
