@@ -11,9 +11,15 @@ const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.br|
 const isServerPath = (path: string) =>
   path === "/api" || path.startsWith("/api/") || path === "/socket.io" || path.startsWith("/socket.io/");
 
+/** A file's path: its last part has an extension (`/assets/index-x.js`, `/icons/icon.png`). */
+const isFilePath = (path: string) => /\.[A-Za-z0-9]+$/.test(path.slice(path.lastIndexOf("/") + 1));
+
 /**
- * Serves the built client; any other GET outside /api falls back to index.html (one-page app).
- * Unknown API routes answer a JSON 404 either way.
+ * Serves the built client. A GET of any other path outside /api and /socket.io that names no file
+ * is one of the client's own addresses (`/reports?from=...`, `/inventory/products/12`, or one it
+ * does not know and sends to the user's first screen): it gets index.html, and the client's router
+ * shows the place. Unknown API routes, other methods and files that are not there answer a JSON 404
+ * (a missing script is not answered with a page).
  */
 export async function staticClient(app: FastifyInstance, opts: { serve: boolean }) {
   const root = app.config.CLIENT_DIR;
@@ -33,7 +39,7 @@ export async function staticClient(app: FastifyInstance, opts: { serve: boolean 
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
-    if (request.method !== "GET" || isServerPath(path)) {
+    if (request.method !== "GET" || isServerPath(path) || isFilePath(path)) {
       return reply.code(404).send({ error: `Route ${request.method} ${path} not found` });
     }
     if (!built) return reply.type("text/html").send(PLACEHOLDER);
