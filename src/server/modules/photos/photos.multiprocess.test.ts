@@ -24,7 +24,48 @@ afterAll(async () => {
   if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
 }, 60_000);
 
+/** POST a picture to a product's photos on one server. */
+async function upload(server: ServerProcess, cookie: string, productId: number, picture: Buffer) {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(picture)], { type: "image/png" }), "card.png");
+  const res = await fetch(`${server.url}/api/products/${productId}/photos`, { method: "POST", headers: { cookie }, body: form });
+  return { status: res.status, body: (await res.json()) as { photo: Photo; product: Product } };
+}
+
 describe("photos across server processes", () => {
+  it("removed through one process while the same picture is uploaded through the other: every shown photo's files are served", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const cookieA = await login(a, ADMIN.username, ADMIN.password);
+    const cookieB = await login(b, ADMIN.username, ADMIN.password);
+    const product = async (n: string) =>
+      (await api<Product>(a, cookieA, "POST", "/api/products", { barcode: `MP-RACE-${n}`, product_name: "Race Card", vendor: "Topps" }))
+        .body;
+    const served = async (server: ServerProcess, cookie: string, url: string) =>
+      (await fetch(`${server.url}${url}`, { headers: { cookie } })).status;
+    const rounds = 10;
+    for (let round = 0; round < rounds; round++) {
+      const picture = await plainPng(`#${(0x200000 + round * 0x0c0d).toString(16).slice(-6)}`, 200, 150);
+      const [first, second] = [await product(`${round}-a`), await product(`${round}-b`)];
+      const onFirst = (await upload(a, cookieA, first.id, picture)).body.photo;
+      const [removed, added] = await Promise.all([
+        new Promise((wait) => setTimeout(wait, round * 4)).then(() =>
+          api<{ product: Product }>(a, cookieA, "DELETE", `/api/products/${first.id}/photos/${onFirst.id}`),
+        ),
+        upload(b, cookieB, second.id, picture),
+      ]);
+      expect([removed.status, added.status]).toEqual([200, 201]);
+      const onSecond = added.body.photo;
+      expect(onSecond.url).toBe(onFirst.url);
+      for (const url of [onSecond.url, onSecond.thumbnail_url]) {
+        expect([round, url, await served(a, cookieA, url), await served(b, cookieB, url)]).toEqual([round, url, 200, 200]);
+      }
+      // The last product showing it lets go: gone for both processes.
+      const last = await api<{ product: Product }>(b, cookieB, "DELETE", `/api/products/${second.id}/photos/${onSecond.id}`);
+      expect(last.status).toBe(200);
+      expect([await served(a, cookieA, onSecond.url), await served(b, cookieB, onSecond.thumbnail_url)]).toEqual([404, 404]);
+    }
+  });
+
   it("a photo added through one process is listed and served by the other", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const cookieA = await login(a, ADMIN.username, ADMIN.password);
