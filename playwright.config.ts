@@ -49,6 +49,8 @@ export default defineConfig({
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: "warn",
+      // e2e/webhooks.spec.ts's receiver runs on this computer.
+      WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
       ...(process.env.E2E_CLIENT_DIR ? { CLIENT_DIR: process.env.E2E_CLIENT_DIR } : {}),
     },
   },

@@ -21,6 +21,8 @@ async function main() {
     DATA_DIR: dataDir ?? "./unused",
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
+    // The slow endpoint runs on this computer, beside the bench.
+    WEBHOOK_ALLOWED_HOSTS: ["127.0.0.1"],
   });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const app = await buildApp({ config, database, serveClient: false });

@@ -23,33 +23,45 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_URL_MAX = 2000;
 export const WEBHOOK_DESCRIPTION_MAX = 200;
 
+/** At most this many webhooks (each one's deliveries are written in every change's transaction). */
+export const WEBHOOK_MAX = 50;
+
 export const WEBHOOK_MESSAGES = {
   urlScheme: "Webhook URL must start with http:// or https://",
   urlInvalid: "Webhook URL is not a valid URL",
-  linkLocal: "Webhook URL may not point at a link-local address (169.254.0.0/16, fe80::/10)",
+  /** `what` names the kind of address (this computer, a private network, ...), `host` the URL's host. */
+  addressRefused: (what: string, host: string) =>
+    `Webhook URL may not point at ${what} (${host}). A receiver on the shop's network can be allowed with the server setting WEBHOOK_ALLOWED_HOSTS`,
+  metadataRefused: (host: string) => `Webhook URL may not point at a cloud metadata service (${host})`,
+  tooMany: `A shop may have at most ${WEBHOOK_MAX} webhooks: delete one before adding another`,
   eventsEmpty: "Choose at least one event, or * for every event",
   notFound: "Webhook not found",
   deliveryNotFound: "Delivery not found",
   disabledAfterFailures: "Disabled after failing for 24 hours",
 } as const;
 
-/** True for 169.254.0.0/16 and fe80::/10 (IPv4-mapped IPv6 included): the address of cloud metadata services and the like. */
-export function isLinkLocalAddress(address: string): boolean {
-  const a = address.replace(/^\[|\]$/g, "").toLowerCase();
-  if (/^169\.254\.\d{1,3}\.\d{1,3}$/.test(a)) return true;
-  // IPv4-mapped: ::ffff:169.254.x.y, or as the URL parser writes it, ::ffff:a9fe:xxxx
-  const mapped = /^::ffff:(.+)$/.exec(a)?.[1];
-  if (mapped !== undefined) {
-    if (mapped.includes(".")) return isLinkLocalAddress(mapped);
-    return /^a9fe:[0-9a-f]{1,4}$/.test(mapped);
-  }
-  const first = /^([0-9a-f]{1,4}):/.exec(a)?.[1];
-  if (first === undefined || !a.includes(":")) return false;
-  const value = Number.parseInt(first, 16);
-  return value >= 0xfe80 && value <= 0xfebf;
-}
+/**
+ * Why an attempt failed, as the delivery log says it (`last_error`): our own words, never the
+ * receiver's answer or a low-level error text. A non-2xx answer is `HTTP <status>`.
+ */
+export const WEBHOOK_FAILURES = {
+  timeout: "timeout",
+  refused: "connection refused",
+  reset: "connection reset",
+  tls: "TLS error",
+  notAllowed: "address not allowed",
+  nameNotFound: "name not found",
+  nameLookup: "name lookup failed",
+  unreachable: "host unreachable",
+  badAnswer: "invalid HTTP answer",
+  invalidUrl: "invalid URL",
+  failed: "connection failed",
+} as const;
 
-/** What is wrong with a webhook URL, or null: any http(s) URL is allowed (localhost and the LAN too) but link-local addresses. */
+/**
+ * What is wrong with a webhook URL's form, or null: http(s) only. Where it points is the server's
+ * to check (modules/webhooks/webhook-targets.ts), with its WEBHOOK_ALLOWED_HOSTS setting.
+ */
 export function webhookUrlProblem(raw: string): string | null {
   let url: URL;
   try {
@@ -58,7 +70,6 @@ export function webhookUrlProblem(raw: string): string | null {
     return WEBHOOK_MESSAGES.urlInvalid;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return WEBHOOK_MESSAGES.urlScheme;
-  if (isLinkLocalAddress(url.hostname)) return WEBHOOK_MESSAGES.linkLocal;
   return null;
 }
 
@@ -130,7 +141,7 @@ export const webhookDeliverySchema = z.object({
   attempts: z.number().int(),
   /** The HTTP status of the last attempt, null when it got no answer. */
   last_status: z.number().int().nullable(),
-  /** What went wrong on the last attempt (timeout, refused, the answer's first bytes), else null. */
+  /** Why the last attempt failed, in a few words of ours (WEBHOOK_FAILURES, or `HTTP 500`), else null. */
   last_error: z.string().nullable(),
   /** When the next attempt is due (null when none is: done, or waiting for an earlier delivery of the same product). */
   next_attempt_at: z.string().nullable(),

@@ -129,6 +129,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
     giveUpMs: config.WEBHOOK_GIVE_UP_MS,
     pollMs: config.WEBHOOK_POLL_MS,
     concurrency: config.WEBHOOK_CONCURRENCY,
+    allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
   });
   app.decorate("webhookWorker", webhookWorker);
   // Every committed change raises inventory_update after its commit: its deliveries are in the outbox by then.

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { join } from "node:path";
+import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { SOCKET_AUTH_TIMEOUT_MS } from "../contract/events.js";
 import { CURRENCY_DEFAULT } from "../contract/rules.js";
@@ -39,6 +40,44 @@ const trustProxy = z
     ctx.addIssue({
       code: "custom",
       message: "expected a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges",
+    });
+    return z.NEVER;
+  });
+
+/** An entry of WEBHOOK_ALLOWED_HOSTS: a host name (as a URL writes it: lowercase, punycode) or an address range. */
+export type AllowedHost = { name: string } | { address: string; prefix: number; family: "ipv4" | "ipv6" };
+
+/** One entry of WEBHOOK_ALLOWED_HOSTS (`192.168.1.0/24`, `10.0.0.5`, `fd12::/16`, `sync.local`), or null when it is none of those. */
+export function parseAllowedHost(raw: string): AllowedHost | null {
+  const entry = raw.trim();
+  const [address = "", bits, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version !== 0) {
+    const max = version === 4 ? 32 : 128;
+    if (rest.length > 0 || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))) return null;
+    return { address, prefix: bits === undefined ? max : Number(bits), family: version === 4 ? "ipv4" : "ipv6" };
+  }
+  if (bits !== undefined) return null;
+  const name = domainToASCII(entry).replace(/\.$/, "");
+  // Numbers a URL would read as an address ("10.1", "300") are written in full instead, to mean what they say.
+  if (isIP(name) || /^[\d.]+$/.test(name)) return null;
+  return /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/.test(name) ? { name } : null;
+}
+
+/** WEBHOOK_ALLOWED_HOSTS: comma-separated host names and CIDR ranges, each checked (kept as written, trimmed). */
+const allowedHosts = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string[] => {
+    const entries = (raw ?? "")
+      .split(",")
+      .map((e) => e.trim())
+      .filter((e) => e !== "");
+    const bad = entries.filter((e) => parseAllowedHost(e) === null);
+    if (bad.length === 0) return entries;
+    ctx.addIssue({
+      code: "custom",
+      message: `${bad.map((e) => JSON.stringify(e)).join(", ")}: expected host names and addresses or CIDR ranges, comma-separated, without a scheme or port (e.g. 192.168.1.0/24,sync.local)`,
     });
     return z.NEVER;
   });
@@ -169,6 +208,11 @@ export const configSchema = z.object({
   WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(1_000),
   /** Webhook attempts under way at once in one server process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /**
+   * Webhook targets allowed although they are on this computer, the shop's network or another
+   * address refused by default (modules/webhooks/webhook-targets.ts): host names and CIDR ranges.
+   */
+  WEBHOOK_ALLOWED_HOSTS: allowedHosts,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WEBHOOK_MAX } from "../../../contract/webhooks.js";
 import { createUser } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { DELIVERY_LOG_DAYS, insertWebhook } from "./webhooks.repo.js";
@@ -38,13 +39,18 @@ async function remaining(ids: number[]): Promise<number[]> {
 
 describe("the delivery log keeps finished deliveries for 30 days", () => {
   it("deletes finished deliveries and those of deleted webhooks once older, a thousand rows a statement", async () => {
-    const hook = await insertWebhook(t.database.db, {
-      url: "http://127.0.0.1:9/hook",
-      events: ["*"],
-      description: "log",
-      secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-      createdBy: (await createUser(t.app.db, { role: "manager" })).id,
-    });
+    const hook = await insertWebhook(
+      t.database.db,
+      {
+        url: "http://127.0.0.1:9/hook",
+        events: ["*"],
+        description: "log",
+        secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        createdBy: (await createUser(t.app.db, { role: "manager" })).id,
+      },
+      WEBHOOK_MAX,
+    );
+    if (!hook) throw new Error("no webhook inserted");
     const old = DELIVERY_LOG_DAYS + 1;
     const oldSucceeded = await deliveries(hook.id, "succeeded", old, 2_500);
     const oldFailed = await deliveries(hook.id, "failed", old);

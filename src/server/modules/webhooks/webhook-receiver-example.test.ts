@@ -28,7 +28,8 @@ async function lineMatching(pattern: RegExp, timeoutMs = 10_000): Promise<string
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_POLL_MS: 200 });
+  // The receiver runs on this computer, as a shop's sync script may when the setting allows it.
+  t = await createTestApp({ WEBHOOK_POLL_MS: 200, WEBHOOK_ALLOWED_HOSTS: ["127.0.0.1"] });
 });
 afterAll(async () => {
   child?.kill();

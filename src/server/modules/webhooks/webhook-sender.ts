@@ -1,54 +1,88 @@
 import { type LookupAddress, lookup } from "node:dns";
-import http from "node:http";
+import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { isLinkLocalAddress, WEBHOOK_MESSAGES } from "../../../contract/webhooks.js";
+import { WEBHOOK_FAILURES } from "../../../contract/webhooks.js";
+import { hostOf, type WebhookTargets } from "./webhook-targets.js";
 
 /** What one attempt got: a 2xx within the timeout is success; anything else is retried. */
 export interface AttemptResult {
   ok: boolean;
   /** The answer's HTTP status, null when there was none (timeout, refused, DNS). */
   status: number | null;
-  /** What went wrong, null on success. */
+  /** Why it failed, in our words (WEBHOOK_FAILURES, or `HTTP <status>`); null on success. */
   error: string | null;
 }
 
-/** The first bytes of an answer kept in the delivery log. */
-const ANSWER_BYTES = 300;
+/** The code of our own refusal of a resolved address. */
+const NOT_ALLOWED = "EWEBHOOKTARGET";
+/** An answer's body is never read: up to this much is drained (so the connection serves the next delivery), then dropped. */
+const DRAIN_BYTES = 16 * 1024;
+const DRAIN_MS = 1_000;
 
 /**
- * Name resolution that refuses link-local addresses (169.254.0.0/16, fe80::/10): checked on the
- * address the connection is made to, at send time, so a name that resolves there later (or
- * differently for us than when the webhook was saved) is refused too.
+ * Name resolution that refuses what WebhookTargets refuses (this computer, private networks,
+ * metadata services, ...): checked on the addresses the connection is made to, at send time, so
+ * a name that resolves there later (or differently for us than when the webhook was saved) is
+ * refused too. One refused address refuses the name.
  */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(
-    hostname,
-    { family: options.family, hints: options.hints, all: true },
-    (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-      if (err) return callback(err, "", 0);
-      const bad = addresses.find((a) => isLinkLocalAddress(a.address));
-      if (bad) {
-        const refusal = Object.assign(new Error(`${WEBHOOK_MESSAGES.linkLocal}: ${hostname} is ${bad.address}`), { code: "ELINKLOCAL" });
-        return callback(refusal, "", 0);
-      }
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
-      callback(null, first.address, first.family);
-    },
-  );
-};
+function guardedLookup(targets: WebhookTargets): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(
+      hostname,
+      { family: options.family, hints: options.hints, all: true },
+      (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+        if (err) return callback(err, "", 0);
+        const host = hostname.toLowerCase().replace(/\.$/, "");
+        if (addresses.some((a) => targets.refusal(host, a.address) !== null)) {
+          return callback(Object.assign(new Error(WEBHOOK_FAILURES.notAllowed), { code: NOT_ALLOWED }), "", 0);
+        }
+        if (options.all) return callback(null, addresses);
+        const first = addresses[0];
+        if (!first) return callback(Object.assign(new Error(WEBHOOK_FAILURES.nameNotFound), { code: "ENOTFOUND" }), "", 0);
+        callback(null, first.address, first.family);
+      },
+    );
+  };
+}
+
+/** A failed connection or request in the delivery log's words: never the error's own text. */
+export function failureReason(err: NodeJS.ErrnoException): string {
+  const code = err.code ?? "";
+  if (code === NOT_ALLOWED) return WEBHOOK_FAILURES.notAllowed;
+  if (code === "ECONNREFUSED") return WEBHOOK_FAILURES.refused;
+  if (code === "ECONNRESET" || code === "EPIPE") return WEBHOOK_FAILURES.reset;
+  if (code === "ETIMEDOUT" || code === "ECONNABORTED") return WEBHOOK_FAILURES.timeout;
+  if (code === "ENOTFOUND" || code === "EAI_NONAME" || code === "EAI_NODATA") return WEBHOOK_FAILURES.nameNotFound;
+  if (code.startsWith("EAI_")) return WEBHOOK_FAILURES.nameLookup;
+  if (["EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ENETDOWN"].includes(code)) return WEBHOOK_FAILURES.unreachable;
+  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$)/.test(code)) return WEBHOOK_FAILURES.tls;
+  if (code.startsWith("HPE_")) return WEBHOOK_FAILURES.badAnswer;
+  return WEBHOOK_FAILURES.failed;
+}
+
+/** Throws the answer's body away unread: drained while it is small and quick, else the connection is dropped. */
+function discard(response: IncomingMessage): void {
+  let size = 0;
+  const drop = setTimeout(() => response.destroy(), DRAIN_MS);
+  drop.unref();
+  response.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > DRAIN_BYTES) response.destroy();
+  });
+  response.on("close", () => clearTimeout(drop));
+  response.on("error", () => {});
+}
 
 /**
  * POSTs one delivery: JSON body, the signature headers, at most `timeoutMs` from the first byte
- * sent to the answer's status and first bytes. Never throws.
+ * sent to the answer's status. Only the status is kept. Never throws.
  */
 export function postWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: { timeoutMs: number; targets: WebhookTargets; signal?: AbortSignal },
 ): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let settled = false;
@@ -58,45 +92,35 @@ export function postWebhook(
       clearTimeout(timer);
       resolve(result);
     };
+    const failed = (error: string) => done({ ok: false, status: null, error });
     let target: URL;
     try {
       target = new URL(url);
     } catch {
-      return done({ ok: false, status: null, error: WEBHOOK_MESSAGES.urlInvalid });
+      return failed(WEBHOOK_FAILURES.invalidUrl);
     }
-    const host = target.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(host) && isLinkLocalAddress(host)) return done({ ok: false, status: null, error: WEBHOOK_MESSAGES.linkLocal });
+    // An address in the URL is connected to without a lookup: checked here.
+    const host = hostOf(target);
+    const refused = isIP(host) ? options.targets.refusal(host, host) !== null : options.targets.nameRefused(host);
+    if (refused) return failed(WEBHOOK_FAILURES.notAllowed);
     const client = target.protocol === "https:" ? https : http;
     const request = client.request(target, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": "Blez-Inventory-Webhooks/1", ...headers },
-      lookup: guardedLookup,
+      lookup: guardedLookup(options.targets),
       signal: options.signal,
     });
     const timer = setTimeout(() => {
       request.destroy();
-      done({ ok: false, status: null, error: `No answer within ${options.timeoutMs / 1000} s` });
+      failed(WEBHOOK_FAILURES.timeout);
     }, options.timeoutMs);
     request.on("response", (response) => {
       const status = response.statusCode ?? 0;
       const ok = status >= 200 && status < 300;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on("data", (chunk: Buffer) => {
-        if (size < ANSWER_BYTES) chunks.push(chunk);
-        size += chunk.length;
-      });
-      const finish = () => {
-        const text = Buffer.concat(chunks).toString("utf8").slice(0, ANSWER_BYTES).trim();
-        done({ ok, status, error: ok ? null : `HTTP ${status}${text ? `: ${text}` : ""}` });
-      };
-      response.on("end", finish);
-      response.on("error", finish);
+      done({ ok, status, error: ok ? null : `HTTP ${status}` });
+      discard(response);
     });
-    request.on("error", (err: NodeJS.ErrnoException) => {
-      const reason = err.code === "ELINKLOCAL" ? err.message : `${err.code ? `${err.code}: ` : ""}${err.message}`;
-      done({ ok: false, status: null, error: options.signal?.aborted ? "Cancelled: the server stopped" : reason });
-    });
+    request.on("error", (err: NodeJS.ErrnoException) => failed(options.signal?.aborted ? "cancelled" : failureReason(err)));
     request.end(body);
   });
 }

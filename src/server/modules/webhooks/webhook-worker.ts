@@ -3,6 +3,7 @@ import { WEBHOOK_MESSAGES } from "../../../contract/webhooks.js";
 import type { Db } from "../../db/client.js";
 import { postWebhook } from "./webhook-sender.js";
 import { webhookHeaders } from "./webhook-signature.js";
+import { WebhookTargets } from "./webhook-targets.js";
 import {
   anyWebhook,
   type ClaimedDelivery,
@@ -24,6 +25,8 @@ export interface WebhookWorkerOptions {
   pollMs: number;
   /** Attempts under way at once in this process. */
   concurrency: number;
+  /** WEBHOOK_ALLOWED_HOSTS: targets allowed although on this computer, the shop's network, ... (webhook-targets.ts). */
+  allowedHosts: readonly string[];
 }
 
 /** `show_id` and `order_id` are in a quantity change's data only when it has them (the trigger writes both, null or not). */
@@ -63,12 +66,16 @@ export class WebhookWorker {
   private hasWebhooks = true;
   /** The log is trimmed hourly, the first time an hour after start-up (not in a start's busy first minutes). */
   private trimmedAt = Date.now();
+  /** Where webhooks may point: checked when one is saved (webhooks.service.ts) and on every attempt. */
+  readonly targets: WebhookTargets;
 
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly options: WebhookWorkerOptions,
-  ) {}
+  ) {
+    this.targets = new WebhookTargets(options.allowedHosts);
+  }
 
   get leaseMs(): number {
     return this.options.timeoutMs + 5_000;
@@ -179,7 +186,7 @@ export class WebhookWorker {
   private async attempt(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
     const body = JSON.stringify({ type: delivery.type, timestamp: delivery.createdAt, data: withoutNullTags(delivery.data) });
     const headers = webhookHeaders(delivery.secret, delivery.messageId, body);
-    const result = await postWebhook(delivery.url, headers, body, { timeoutMs: this.options.timeoutMs, signal });
+    const result = await postWebhook(delivery.url, headers, body, { timeoutMs: this.options.timeoutMs, targets: this.targets, signal });
     if (signal.aborted) {
       await releaseDelivery(this.db, delivery.id);
       return;

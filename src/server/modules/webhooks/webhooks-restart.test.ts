@@ -21,7 +21,12 @@ import { eventually, Receiver } from "./webhooks.test-support.js";
 
 const file = fileDatabase();
 let receiver: Receiver;
-const config = testConfig({ WEBHOOK_TIMEOUT_MS: 5_000, WEBHOOK_RETRY_DELAYS_MS: [100], WEBHOOK_POLL_MS: 100 });
+const config = testConfig({
+  WEBHOOK_TIMEOUT_MS: 5_000,
+  WEBHOOK_RETRY_DELAYS_MS: [100],
+  WEBHOOK_POLL_MS: 100,
+  WEBHOOK_ALLOWED_HOSTS: ["127.0.0.1"],
+});
 
 async function start(): Promise<FastifyInstance> {
   const app = await buildApp({ config, database: file.database, serveClient: false });

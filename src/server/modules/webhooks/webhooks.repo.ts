@@ -7,13 +7,24 @@ import { withTransaction } from "../../db/tx.js";
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
+/**
+ * Adds a webhook unless there are `max` already (then undefined). The count and the insert are one
+ * transaction under a lock that only webhook inserts take against each other (SHARE ROW EXCLUSIVE
+ * conflicts with itself, not with the triggers' reads), so concurrent adds never pass the cap.
+ */
 export async function insertWebhook(
   db: Db,
   values: { url: string; events: string[]; description: string; secret: string; createdBy: number },
-): Promise<WebhookRow> {
-  const [row] = await db.insert(webhooks).values(values).returning();
-  if (!row) throw new Error("insert into webhooks returned no row");
-  return row;
+  max: number,
+): Promise<WebhookRow | undefined> {
+  return withTransaction(db, async (tx) => {
+    await tx.execute(sql`lock table webhooks in share row exclusive mode`);
+    const [count] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from webhooks`));
+    if (Number(count?.n ?? 0) >= max) return undefined;
+    const [row] = await tx.insert(webhooks).values(values).returning();
+    if (!row) throw new Error("insert into webhooks returned no row");
+    return row;
+  });
 }
 
 export function listWebhookRows(db: Db): Promise<WebhookRow[]> {

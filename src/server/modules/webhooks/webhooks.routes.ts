@@ -7,6 +7,7 @@ import {
   deliveryListQuerySchema,
   deliveryParamsSchema,
   updateWebhookBodySchema,
+  WEBHOOK_MAX,
   webhookDeliverySchema,
   webhookSchema,
 } from "../../../contract/webhooks.js";
@@ -29,13 +30,20 @@ const security = [{ session: [] }];
 /** Managers and super_admin (checked again in the service). */
 const config = { permission: "canManageUsers" } as const;
 
+const TARGET_RULES =
+  "An http(s) URL. One naming an address on this computer, a private network (RFC 1918), carrier-grade NAT " +
+  "(100.64.0.0/10), unique-local (fc00::/7), link-local, unspecified or a cloud metadata service (also as an " +
+  "IPv4-mapped IPv6 address), or a metadata service's name, is refused with 400 unless the server setting " +
+  "`WEBHOOK_ALLOWED_HOSTS` (host names and CIDR ranges) allows it; a name resolving to such an address fails " +
+  "each attempt with `address not allowed`.";
 const DELIVERY_RULES =
   "A delivery is a POST of `{type, timestamp, data}` (JSON) with the Standard Webhooks headers `webhook-id`, " +
   '`webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed ' +
-  "with the secret's decoded bytes). A 2xx answer within 10 s is success; anything else is tried again with the " +
+  "with the secret's decoded bytes). A 2xx answer within 10 s is success (its body is not read); anything else is tried again with the " +
   "same `webhook-id` after about 5 s, 30 s, 2 min, 10 min, 1 h, then hourly, for 24 hours, then the delivery has " +
   "failed. An endpoint failing for 24 hours is disabled. Deliveries are written in the transaction of the change " +
-  "they report; one product's go out in commit order.";
+  "they report; one product's go out in commit order. The log's `last_error` is a short reason: `timeout`, " +
+  "`connection refused`, `connection reset`, `TLS error`, `address not allowed`, `name not found`, `HTTP 500`, ...";
 
 export async function webhooksRoutes(app: ZodApp): Promise<void> {
   const context = (request: FastifyRequest): WebhookContext => ({ ...serviceContext(app, request), worker: app.webhookWorker });
@@ -48,9 +56,9 @@ export async function webhooksRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Add a webhook endpoint; the answer holds its secret, shown this once",
-        description: `Any http(s) URL (this computer and the shop's network too); link-local addresses are refused. ${DELIVERY_RULES}`,
+        description: `${TARGET_RULES} At most ${WEBHOOK_MAX} webhooks (409 beyond). ${DELIVERY_RULES}`,
         body: createWebhookBodySchema,
-        response: { 201: createdWebhookSchema, ...errorAnswers(400, 401, 403, 413, 503) },
+        response: { 201: createdWebhookSchema, ...errorAnswers(400, 401, 403, 409, 413, 503) },
       },
     },
     async (request, reply) => reply.code(201).send(await createWebhook(context(request), request.body)),
@@ -78,6 +86,7 @@ export async function webhooksRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Change a webhook's url, events, description, or enable/disable it",
+        description: TARGET_RULES,
         params: idParamsSchema,
         body: updateWebhookBodySchema,
         response: { 200: webhookSchema, ...errorAnswers(400, 401, 403, 404, 413, 503) },

@@ -2,11 +2,12 @@ import {
   type CreatedWebhook,
   type CreateWebhookInput,
   type UpdateWebhookInput,
+  WEBHOOK_MAX,
   WEBHOOK_MESSAGES,
   type Webhook,
   type WebhookDelivery,
 } from "../../../contract/webhooks.js";
-import { notFound } from "../../app-error.js";
+import { badRequest, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import { requirePermission } from "../../permissions.js";
 import { newWebhookSecret } from "./webhook-signature.js";
@@ -66,17 +67,23 @@ async function existing(ctx: ServiceContext, id: number): Promise<WebhookRow> {
   return row;
 }
 
-/** Adds an endpoint; the answer carries its secret, shown this once. */
+/** 400 when the URL names an address or a name webhooks may not point at (webhook-targets.ts). */
+function checkTarget(ctx: WebhookContext, url: string): void {
+  const problem = ctx.worker.targets.urlProblem(url);
+  if (problem) throw badRequest(problem);
+}
+
+/** Adds an endpoint (at most WEBHOOK_MAX); the answer carries its secret, shown this once. */
 export async function createWebhook(ctx: WebhookContext, body: CreateWebhookInput): Promise<CreatedWebhook> {
   requirePermission(ctx, PERMISSION);
+  checkTarget(ctx, body.url);
   const secret = newWebhookSecret();
-  const row = await insertWebhook(ctx.db, {
-    url: body.url,
-    events: body.events,
-    description: body.description,
-    secret,
-    createdBy: ctx.actor.id,
-  });
+  const row = await insertWebhook(
+    ctx.db,
+    { url: body.url, events: body.events, description: body.description, secret, createdBy: ctx.actor.id },
+    WEBHOOK_MAX,
+  );
+  if (!row) throw conflict(WEBHOOK_MESSAGES.tooMany);
   ctx.worker.nudge(true);
   return { webhook: toWebhook(row), secret };
 }
@@ -88,6 +95,7 @@ export async function listWebhooks(ctx: ServiceContext): Promise<Webhook[]> {
 
 export async function updateWebhook(ctx: WebhookContext, id: number, body: UpdateWebhookInput): Promise<Webhook> {
   requirePermission(ctx, PERMISSION);
+  if (body.url !== undefined) checkTarget(ctx, body.url);
   const row = await updateWebhookRow(ctx.db, id, body);
   if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
   if (row.enabled) ctx.worker.nudge(true);

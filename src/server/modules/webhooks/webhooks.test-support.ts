@@ -9,12 +9,13 @@ export interface Received {
   at: number;
 }
 
-/** What the receiver does with a request: answer with a status (after a delay), or never answer. */
-export type Answer = { status: number; delayMs?: number } | "hang";
+/** What the receiver does with a request: answer with a status (after a delay, with a body), never answer, or drop the connection. */
+export type Answer = { status: number; delayMs?: number; body?: string } | "hang" | "reset";
 
 /**
  * A real HTTP endpoint for webhook tests: records every request and answers as `answer` says
- * (200 by default). `hang` keeps the request open until the sender gives up or `close()`.
+ * (200 by default). `hang` keeps the request open until the sender gives up or `close()`; `reset`
+ * destroys the connection without an answer.
  */
 export class Receiver {
   readonly received: Received[] = [];
@@ -52,9 +53,13 @@ export class Receiver {
         res.on("close", () => this.open.delete(res));
         return;
       }
+      if (answer === "reset") {
+        req.socket.destroy();
+        return;
+      }
       const reply = () => {
         res.statusCode = answer.status;
-        res.end(answer.status >= 300 ? "endpoint says no" : "ok");
+        res.end(answer.body ?? (answer.status >= 300 ? "endpoint says no" : "ok"));
       };
       if (answer.delayMs) setTimeout(reply, answer.delayMs);
       else reply();

@@ -100,8 +100,8 @@ export function AddWebhookDialog({ onClose }: { onClose: () => void }) {
           label="Endpoint URL"
           type="url"
           value={url}
-          placeholder="http://192.168.1.20:4000/"
-          hint="Any http(s) address, this computer and the shop's network included."
+          placeholder="https://sync.example.com/blez"
+          hint="An http(s) address. One on this computer or the shop's network only when the server's WEBHOOK_ALLOWED_HOSTS setting allows it."
           onChange={(e) => {
             setUrl(e.target.value);
             setError(null);
