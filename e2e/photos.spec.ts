@@ -154,8 +154,9 @@ test("the viewer opens with the keyboard, pages with the arrow keys and closes w
   await expect(open).toBeFocused();
 });
 
-test("photos picked in the Add dialog are sent once the product is added; the edit dialog removes one; the audit shows both", async ({
+test("photos picked in the Add dialog are sent once the product is added; the edit dialog removes one; the audit shows both, the removed one as a placeholder", async ({
   page,
+  browser,
 }) => {
   await openInventory(page, "manager", "cards");
   const name = uniqueName("New Photo Card");
@@ -212,6 +213,31 @@ test("photos picked in the Add dialog are sent once the product is added; the ed
 
   const audit = (await (await api.get(`/api/audit/product/${created.id}`)).json()) as Array<{ changed_fields: string[] }>;
   expect(audit.filter((e) => e.changed_fields.includes("photos"))).toHaveLength(3);
+
+  // The photo taken off was on no other product: its files are deleted. The audit trail still
+  // lists it, as a placeholder, never a broken image (seen from another browser: this one keeps
+  // the pictures it showed in its cache).
+  const removed = created.photos[1] as Photo;
+  expect((await api.get(removed.thumbnail_url)).status()).toBe(404);
+  const otherContext = await browser.newContext();
+  try {
+    const other = await otherContext.newPage();
+    await openInventory(other, "manager", "cards");
+    await search(other).fill(barcode);
+    await productCard(other, created)
+      .getByRole("button", { name: `Audit trail of ${name}` })
+      .click();
+    const trail = other.getByRole("dialog", { name: `Audit Trail: ${name}` });
+    await expect(trail.getByTestId("audit-photos")).toHaveCount(3);
+    // In the list after the second photo came, and in the one before it was taken off.
+    await expect(trail.getByTestId("photo-gone")).toHaveCount(2);
+    const shown = trail.getByTestId("audit-photos").locator("img");
+    await expect(shown).toHaveCount(5); // the kept photo, in every list but the first "before"
+    for (const image of await shown.all()) expect(await loadedSrc(image)).toBe(created.photos[0]?.thumbnail_url);
+    await expectNoAxeViolations(other);
+  } finally {
+    await otherContext.close();
+  }
 });
 
 test("2,000 products with photos: the grid scrolls without layout shift @large", async ({ page }) => {

@@ -57,7 +57,10 @@ const AUDIT_PHOTO_PX = 32;
 
 const photoList = (value: unknown): Photo[] => (Array.isArray(value) ? (value as Photo[]) : []);
 
-/** A change of photos: the photos before and after, as thumbnails (their files stay, so old ones still show). */
+/**
+ * A change of photos: the photos before and after, as thumbnails. A photo taken off since whose
+ * file was deleted (no product shows it any more) shows PhotoThumb's placeholder icon.
+ */
 function PhotosChange({ before, after }: { before: unknown; after: unknown }) {
   const old = photoList(before);
   const now = photoList(after);
