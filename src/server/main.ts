@@ -56,6 +56,8 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Under the supervisor (scripts/supervise.mjs, `npm start`): from now on a crash is one of a serving shop, started again.
+  process.send?.({ ready: true });
   warmImportBodyWorker();
   const { port } = app.server.address() as AddressInfo;
   console.log(
