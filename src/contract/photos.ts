@@ -3,7 +3,8 @@ import { z } from "zod";
 /**
  * Product photos: up to PHOTOS_MAX per product, ordered, the first is the cover. Stored upright,
  * without metadata, as WebP of at most PHOTO_EDGE pixels a side with a THUMBNAIL_EDGE thumbnail,
- * in files named by their content's hash and served at MEDIA_PATH to signed-in users only.
+ * in files named by their content's hash and served at MEDIA_PATH to signed-in users only; a
+ * file is deleted once no product shows it (its URL then answers 404).
  */
 export const PHOTOS_MAX = 6;
 /** An upload larger than this is refused with 413. */
@@ -28,6 +29,7 @@ export const PHOTO_MESSAGES = {
   noFile: `Send the photo as multipart/form-data in a field named "${PHOTO_FIELD}"`,
   tooMany: `A product has at most ${PHOTOS_MAX} photos: remove one first`,
   photoNotFound: "Photo not found",
+  busy: "The server is busy with other photos: try again in a few seconds",
   orderMismatch: "The order must list each of the product's photos once",
 } as const;
 

@@ -1,7 +1,5 @@
+import { PHOTO_MESSAGES } from "../../../contract/photos.js";
 import { AppError } from "../../app-error.js";
-
-/** Said with a 503 when too many uploads wait for their turn (the client shows it as it is). */
-export const PHOTO_QUEUE_FULL = "The server is busy with other photos: try again in a few seconds";
 
 /**
  * Takes turns for the work of one process on photos: at most `slots` pictures decoded at once
@@ -25,7 +23,7 @@ export class PhotoQueue {
   /** Takes a place for one upload, before its body is read; the answer gives it back (call it once, when the upload is done). */
   enter(): () => void {
     if (this.inside >= this.slots + this.maxWaiting) {
-      throw new AppError(503, PHOTO_QUEUE_FULL, undefined, { "retry-after": "5" });
+      throw new AppError(503, PHOTO_MESSAGES.busy, undefined, { "retry-after": "5" });
     }
     this.inside += 1;
     let left = false;

@@ -17,7 +17,6 @@ import { caller, recordEvents } from "../products/products.test-support.js";
 import { listMedia } from "./media-store.js";
 import { mediaNameOf } from "./photo-files.js";
 import { photoQueue } from "./photo-processing.js";
-import { PHOTO_QUEUE_FULL } from "./photo-queue.js";
 import { hugePng, multipart, plainPng, sidewaysPhoneJpeg, uploadPhoto } from "./photos.test-support.js";
 
 /** Product photos on a real database (PGlite, or PostgreSQL with DATABASE_URL), real files, real sharp. */
@@ -436,7 +435,7 @@ describe("what is decoded, and how many at once", () => {
     try {
       const refused = await uploadPhoto(t.app, manager.cookie, product.id, await plainPng("#999999"));
       expect(refused.statusCode).toBe(503);
-      expect(refused.json()).toEqual({ error: PHOTO_QUEUE_FULL });
+      expect(refused.json()).toEqual({ error: PHOTO_MESSAGES.busy });
       expect(refused.headers["retry-after"]).toBe("5");
     } finally {
       for (const leave of places) leave();
