@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, request, test } from "@playwright/test";
-import { adminApi, createUser, signIn, uniqueName } from "./support/api";
+import type { CreatedToken } from "../src/contract/tokens";
+import { adminApi, createUser, signIn, uniqueName, userApi } from "./support/api";
 import { E2E_BASE_URL } from "./support/env";
 import { expectNoAxeViolations, letLiveToastsPassClicks } from "./support/page";
 
@@ -22,7 +23,8 @@ async function withToken(secret: string, path: string): Promise<number> {
 }
 
 test("a manager creates a token, sees its secret once, and revokes it", async ({ page }) => {
-  await signIn(page, await createUser(api, "manager"));
+  const manager = await createUser(api, "manager");
+  await signIn(page, manager);
   await letLiveToastsPassClicks(page);
   await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
   await expect(page.getByRole("heading", { name: "Integrations", level: 1 })).toBeVisible();
@@ -39,8 +41,11 @@ test("a manager creates a token, sees its secret once, and revokes it", async ({
   await form.getByLabel("Token name").fill(name);
   await form.getByRole("checkbox", { name: /products:read/ }).check();
   // Keyboard: the scope below is ticked with the space bar, the form sent with Enter.
+  await expect(form.getByLabel("Order channels (optional)")).toHaveCount(0);
   await form.getByRole("checkbox", { name: /orders:write/ }).focus();
   await page.keyboard.press("Space");
+  // orders:write chosen: the token may be limited to some channels.
+  await form.getByLabel("Order channels (optional)").fill("ebay, web");
   await form.getByLabel("Token name").press("Enter");
 
   const secretBox = page.getByTestId("token-secret");
@@ -55,6 +60,9 @@ test("a manager creates a token, sees its secret once, and revokes it", async ({
   await expect(card).toContainText(secret.slice(0, 11));
   await expect(card).toContainText("products:read");
   await expect(card).toContainText("orders:write");
+  await expect(card.getByTestId("token-state")).toHaveText("Active");
+  await expect(card).toContainText(`${manager.username} (Manager)`);
+  await expect(card).toContainText("ebay, web");
   await expect(card).toContainText("Never");
   expect(await withToken(secret, "/api/products")).toBe(200);
 
@@ -79,6 +87,38 @@ test("a manager creates a token, sees its secret once, and revokes it", async ({
   await expect(card.getByRole("term").filter({ hasText: "Revoked" })).toBeVisible();
   await expect(card.getByRole("button", { name: `Revoke ${name}` })).toHaveCount(0);
   expect(await withToken(secret, "/api/products")).toBe(401);
+});
+
+test("a token whose maker is disabled is refused at once and shown as such; enabled again, it works", async ({ page }) => {
+  const maker = await createUser(api, "manager");
+  const makerApi = await userApi(maker);
+  const name = uniqueName("Shop script");
+  let secret: string;
+  try {
+    const created = await makerApi.post("/api/tokens", { data: { name, scopes: ["products:read"] } });
+    expect(created.status()).toBe(201);
+    secret = ((await created.json()) as CreatedToken).secret;
+  } finally {
+    await makerApi.dispose();
+  }
+  expect(await withToken(secret, "/api/products")).toBe(200);
+  expect((await api.put(`/api/auth/users/${maker.id}/status`, { data: { is_active: false } })).status()).toBe(200);
+  expect(await withToken(secret, "/api/products")).toBe(401);
+
+  await signIn(page, await createUser(api, "manager"));
+  await letLiveToastsPassClicks(page);
+  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
+  const card = page.getByTestId("token-card").filter({ has: page.getByRole("heading", { name }) });
+  await expect(card.getByTestId("token-state")).toHaveText("Maker disabled");
+  await expect(card).toContainText(`${maker.username} (Manager, disabled)`);
+  await expect(card).toContainText("the token is refused until it is enabled again");
+  await expectNoAxeViolations(page);
+
+  expect((await api.put(`/api/auth/users/${maker.id}/status`, { data: { is_active: true } })).status()).toBe(200);
+  expect(await withToken(secret, "/api/products")).toBe(200);
+  await page.reload();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
+  await expect(card.getByTestId("token-state")).toHaveText("Active");
 });
 
 test("on a phone the Integrations screen fits and stays accessible; inventory users do not see it", async ({ page }) => {
