@@ -26,7 +26,7 @@ test("a manager creates a token, sees its secret once, and revokes it", async ({
   const manager = await createUser(api, "manager");
   await signIn(page, manager);
   await letLiveToastsPassClicks(page);
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Integrations" }).click();
   await expect(page.getByRole("heading", { name: "Integrations", level: 1 })).toBeVisible();
   await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -70,7 +70,7 @@ test("a manager creates a token, sees its secret once, and revokes it", async ({
   await page.getByRole("button", { name: "Done" }).click();
   await expect(secretBox).toHaveCount(0);
   await page.reload();
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Integrations" }).click();
   await expect(card).toBeVisible();
   expect(await page.content()).not.toContain(secret);
   await expect(card).not.toContainText("Never");
@@ -107,7 +107,7 @@ test("a token whose maker is disabled is refused at once and shown as such; enab
 
   await signIn(page, await createUser(api, "manager"));
   await letLiveToastsPassClicks(page);
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Integrations" }).click();
   const card = page.getByTestId("token-card").filter({ has: page.getByRole("heading", { name }) });
   await expect(card.getByTestId("token-state")).toHaveText("Maker disabled");
   await expect(card).toContainText(`${maker.username} (Manager, disabled)`);
@@ -117,7 +117,7 @@ test("a token whose maker is disabled is refused at once and shown as such; enab
   expect((await api.put(`/api/auth/users/${maker.id}/status`, { data: { is_active: true } })).status()).toBe(200);
   expect(await withToken(secret, "/api/products")).toBe(200);
   await page.reload();
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Integrations" }).click();
   await expect(card.getByTestId("token-state")).toHaveText("Active");
 });
 
@@ -125,7 +125,7 @@ test("on a phone the Integrations screen fits and stays accessible; inventory us
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, await createUser(api, "super_admin"));
   await letLiveToastsPassClicks(page);
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Integrations" }).click();
   await expect(page.getByRole("form", { name: "Create an API token" })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
@@ -138,8 +138,8 @@ test("on a phone the Integrations screen fits and stays accessible; inventory us
     await signIn(inventoryPage, await createUser(api, "inventory"));
     await expect(inventoryPage.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
     const nav = inventoryPage.getByRole("navigation", { name: "Views" });
-    await expect(nav.getByRole("button", { name: "Integrations" })).toHaveCount(0);
-    await expect(nav.getByRole("button", { name: "Orders" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Integrations" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Orders" })).toHaveCount(0);
   } finally {
     await other.close();
   }

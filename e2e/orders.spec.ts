@@ -44,7 +44,7 @@ test("an order placed with an API token appears in the Orders screen and its sto
 
   await signIn(page, await createUser(api, "manager"));
   await letLiveToastsPassClicks(page);
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Orders" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Orders" }).click();
   await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
   await page.getByLabel("Channel").fill(channel);
   await expect(page.getByText("No orders match these filters.")).toBeVisible();
@@ -95,7 +95,7 @@ test("the Orders screen on a phone: no sideways scrolling, accessible", async ({
   expect(res.status()).toBe(201);
   await signIn(page, await createUser(api, "manager"));
   await letLiveToastsPassClicks(page);
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Orders" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Orders" }).click();
   await page.getByLabel("Channel").fill(channel);
   await expect(page.getByTestId("order-card")).toHaveCount(1);
   await expect(page.getByTestId("order-card")).toContainText("Total: not given");

@@ -136,7 +136,7 @@ async function threeScreens(browser: Browser, user: TestUser) {
     const page = await context.newPage();
     await page.goto("/");
     await letLiveToastsPassClicks(page);
-    if (view) await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: view }).click();
+    if (view) await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: view }).click();
     await expect(page.getByRole("heading", { name: heading })).toBeVisible();
     await expect(page.getByTestId("live-state")).toHaveText("Live");
     return page;

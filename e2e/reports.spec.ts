@@ -21,7 +21,7 @@ async function sell(seller: APIRequestContext, product: Product, times: number) 
 }
 
 async function openReports(page: Page) {
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Reports" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Reports" }).click();
   await expect(page.getByRole("heading", { name: "Reports", level: 1 })).toBeVisible();
 }
 
@@ -118,7 +118,7 @@ test("inventory users see the reports without money at cost; streamers have no R
   if (!streamerPage || !other) throw new Error("no second page");
   await signIn(streamerPage, streamer);
   await expect(streamerPage.getByRole("heading", { name: "Streamer Interface" })).toBeVisible();
-  await expect(streamerPage.getByRole("button", { name: "Reports" })).toHaveCount(0);
+  await expect(streamerPage.getByRole("link", { name: "Reports" })).toHaveCount(0);
   await other.close();
 });
 

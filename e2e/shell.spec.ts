@@ -58,7 +58,7 @@ test.describe("views and navigation per role", () => {
     await expect(page.getByRole("heading", { name: "Streamer Interface" })).toBeVisible();
     await expect(page.getByText("Streamer", { exact: true })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Views" })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Full Inventory" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Full Inventory" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
   });
 
@@ -66,11 +66,11 @@ test.describe("views and navigation per role", () => {
     const user = await createUser(api, "inventory");
     await signIn(page, user);
     const nav = page.getByRole("navigation", { name: "Views" });
-    await expect(nav.getByRole("button", { name: "Full Inventory" })).toHaveAttribute("aria-current", "page");
+    await expect(nav.getByRole("link", { name: "Full Inventory" })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
-    await expect(nav.getByRole("button", { name: "Manage Users" })).toHaveCount(0);
-    await expect(nav.getByRole("button", { name: "Integrations" })).toHaveCount(0);
-    await nav.getByRole("button", { name: "Streamer View" }).click();
+    await expect(nav.getByRole("link", { name: "Manage Users" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Integrations" })).toHaveCount(0);
+    await nav.getByRole("link", { name: "Streamer View" }).click();
     await expect(page.getByRole("heading", { name: "Streamer Interface" })).toBeVisible();
     await expect(page.getByText("Inventory", { exact: true })).toBeVisible();
   });
@@ -82,9 +82,9 @@ test.describe("views and navigation per role", () => {
     const manager = await createUser(api, "manager");
     await signIn(page, manager);
     const nav = page.getByRole("navigation", { name: "Views" });
-    await expect(nav.getByRole("button")).toHaveText(EVERY_VIEW);
+    await expect(nav.getByRole("link")).toHaveText(EVERY_VIEW);
     await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
-    await nav.getByRole("button", { name: "Manage Users" }).click();
+    await nav.getByRole("link", { name: "Manage Users" }).click();
     await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
     await expect(page.getByText("Manager", { exact: true }).first()).toBeVisible();
 
@@ -93,7 +93,7 @@ test.describe("views and navigation per role", () => {
     await page.getByLabel("Password").fill(E2E_ADMIN.password);
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page.getByText("Super Administrator")).toBeVisible();
-    await expect(nav.getByRole("button")).toHaveText(EVERY_VIEW);
+    await expect(nav.getByRole("link")).toHaveText(EVERY_VIEW);
   });
 });
 
@@ -174,7 +174,7 @@ test.describe("live", () => {
     const b = await newSignedInPage(browser, seller);
     try {
       // The watcher follows the product in the streamer view.
-      await a.page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Streamer View" }).click();
+      await a.page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Streamer View" }).click();
       await a.page.getByRole("button", { name: "Scan Barcode" }).click();
       await a.page.getByLabel("Enter barcode manually").fill(product.barcode);
       await a.page.getByRole("button", { name: "Look Up Product" }).click();
@@ -260,7 +260,7 @@ test.describe("accessibility and layout", () => {
       const manager = await createUser(api, "manager");
       const product = await createProduct(api, { quantity_on_hand: 12 });
       await signIn(page, manager);
-      await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Streamer View" }).click();
+      await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Streamer View" }).click();
       await page.getByRole("button", { name: "Scan Barcode" }).click();
       await page.getByLabel("Enter barcode manually").fill(product.barcode);
       await page.getByRole("button", { name: "Look Up Product" }).click();

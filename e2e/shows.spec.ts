@@ -143,7 +143,7 @@ test("a manager sees every show, and other screens hear that a show started", as
   const streamerPage = await streamerContext.newPage();
   try {
     await signIn(managerPage, manager);
-    await managerPage.getByRole("button", { name: "Streamer View" }).click();
+    await managerPage.getByRole("link", { name: "Streamer View" }).click();
     await expect(managerPage.getByTestId("live-state")).toHaveText("Live");
     await signIn(streamerPage, streamer);
     const name = uniqueName("Friday break");

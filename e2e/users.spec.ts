@@ -18,7 +18,7 @@ test.afterAll(async () => {
 const ADMIN = { username: E2E_ADMIN.username, password: E2E_ADMIN.password };
 
 async function openUsers(page: Page) {
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Manage Users" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Manage Users" }).click();
   await expect(page.getByRole("heading", { name: "User Management", level: 1 })).toBeVisible();
   await expect(page.getByRole("list", { name: "Users" })).toBeVisible();
 }
@@ -162,7 +162,7 @@ test.describe("busy, loading and error states", () => {
       await held;
       await route.abort("connectionrefused");
     });
-    await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Manage Users" }).click();
+    await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Manage Users" }).click();
     await expect(page.getByText("Loading users...")).toBeVisible();
     release();
     // Network failures are retried twice before the view gives up.

@@ -45,7 +45,7 @@ test("a manager adds a webhook, copies its secret once, sends a test and sees it
   const manager = await createUser(api, "manager");
   await signIn(page, manager);
   await letLiveToastsPassClicks(page);
-  await page.getByRole("navigation", { name: "Views" }).getByRole("button", { name: "Integrations" }).click();
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Integrations" }).click();
   await expect(page.getByRole("heading", { name: "Integrations", level: 1 })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Webhooks", level: 2 })).toBeVisible();
 

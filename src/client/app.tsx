@@ -1,21 +1,25 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
+import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { BrowserRouter, useLocation, useNavigate } from "react-router";
 import type { InventoryUpdate, LowStockEvent, ShowUpdate } from "../contract/events";
+import { MESSAGES } from "../contract/rules";
 import { Spinner, ViewLoading } from "./components/ui/spinner";
-import { AuthProvider, LoginScreen, rememberedSession, useAuth } from "./features/auth";
+import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
 import { IntegrationsView } from "./features/integrations";
 import { InventoryView, preloadInventoryView } from "./features/inventory";
 import { LiveFeedProvider, notify, Toasters, useLiveFeed } from "./features/notifications";
 import { OrdersView } from "./features/orders";
 import { LiveProvider } from "./features/presence";
-import { EditProductDialog, ProductStoreProvider, useProduct, useProductStore } from "./features/products";
+import { EditProductDialog, ProductStoreProvider, useCatalogue, useProduct, useProductStore } from "./features/products";
 import { ReportsView } from "./features/reports";
 import { StreamerView } from "./features/streamer";
 import { ThemeProvider, useTheme } from "./features/theme";
 import { UsersView } from "./features/users";
+import { rememberedSession } from "./lib/kept-session";
 import { createQueryClient } from "./lib/query-client";
+import { firstScreen, landing, orderPath, productPath, VIEW_PATHS } from "./shell/routes";
 import { TopBar } from "./shell/top-bar";
-import { allowedViews, defaultView, type View } from "./shell/views";
+import { allowedViews, VIEW_LABELS } from "./shell/views";
 
 function LoadingScreen() {
   return (
@@ -26,50 +30,127 @@ function LoadingScreen() {
   );
 }
 
-/** The signed-in app: top bar and the view switch (state, no URL routes). */
+/** The screen a product's dialog opens over: the one that opened it, kept in the history entry's state. */
+interface Opener {
+  pathname: string;
+  search: string;
+}
+function openerOf(state: unknown): Opener | null {
+  const opener = (state as { opener?: Partial<Opener> } | null)?.opener;
+  return typeof opener?.pathname === "string" && typeof opener.search === "string"
+    ? { pathname: opener.pathname, search: opener.search }
+    : null;
+}
+
+/**
+ * The signed-in app: the top bar and the view at the address (shell/routes.ts). An address this
+ * user may not see, the root and any unknown path land on their default view (the first with a
+ * message). A product's address opens its Edit dialog over the screen that opened it (the
+ * inventory, or a report; the inventory when opened from a link), an order's over the Orders list;
+ * Back closes either.
+ */
 function Shell() {
   const { user, permissions } = useAuth();
   const role = user?.role ?? "streamer";
   const views = allowedViews(role, permissions);
-  const [view, setView] = useState<View>(() => defaultView(role, permissions));
-  const current = views.includes(view) ? view : (views[0] ?? "streamer");
+  const location = useLocation();
+  const navigate = useNavigate();
+  const here = landing(location.pathname, role, permissions);
+  const { productId, orderId } = here.place;
+  const opened = openerOf(location.state);
+  // What the screen shows: the opener behind a product's dialog when this user may see it, else the address.
+  const openerLanding = productId !== undefined && opened ? landing(opened.pathname, role, permissions) : null;
+  const behind = openerLanding?.redirect === null ? opened : null;
+  const screen = behind ?? (productId !== undefined ? { pathname: VIEW_PATHS.inventory, search: "" } : location);
+  const view = behind && openerLanding ? openerLanding.place.view : here.place.view;
+
+  useEffect(() => {
+    if (here.redirect === null) return;
+    navigate(here.redirect, { replace: true });
+    if (here.denied) notify.warning(`You don't have access to ${VIEW_LABELS[here.denied]}`, { id: "no-access" });
+  }, [here.redirect, here.denied, navigate]);
+
   const store = useProductStore();
   // The inventory's catalogue downloads while the view's code loads, not after it.
   useEffect(() => {
-    if (current === "inventory") store.ensureList();
-  }, [current, store]);
+    if (view === "inventory") store.ensureList();
+  }, [view, store]);
 
-  const changeView = (next: View) => {
-    setView(next);
+  // A new view: at the top of the page, and focus on its main landmark (a screen reader reads on from there).
+  const mainRef = useRef<HTMLElement>(null);
+  const shown = useRef(view);
+  useEffect(() => {
+    if (shown.current === view) return;
+    shown.current = view;
     window.scrollTo({ top: 0 });
-  };
-  // A product a report names, opened in the Edit Product dialog.
-  const [openProductId, setOpenProductId] = useState<number | null>(null);
+    mainRef.current?.focus({ preventScroll: true });
+  }, [view]);
+
+  // The screen's own state in its query string; behind a dialog, kept in the entry's state until it closes.
+  const setScreenSearch = useCallback(
+    (query: string) => {
+      const search = query ? `?${query}` : "";
+      if (behind) navigate(location, { replace: true, state: { opener: { ...behind, search } } });
+      else navigate({ pathname: location.pathname, search }, { replace: true, state: location.state });
+    },
+    [behind, location, navigate],
+  );
+  // Over the screen as the address has it now (a query the screen has just written included).
+  const openProduct = useCallback(
+    (id: number) =>
+      navigate(productPath(id), { state: { opener: { pathname: window.location.pathname, search: window.location.search } } }),
+    [navigate],
+  );
+  // Opened here: Back to where it was opened. Opened from a link: the inventory.
+  const closeProduct = useCallback(() => {
+    if (opened) navigate(-1);
+    else navigate(VIEW_PATHS.inventory, { replace: true });
+  }, [opened, navigate]);
+  const openOrder = useCallback(
+    (id: number) => navigate(orderPath(id), { state: { opener: { pathname: VIEW_PATHS.orders, search: "" } } }),
+    [navigate],
+  );
+  const closeOrder = useCallback(() => {
+    if (opened) navigate(-1);
+    else navigate(VIEW_PATHS.orders, { replace: true });
+  }, [opened, navigate]);
 
   return (
     <div className="min-h-dvh bg-gray-100 dark:bg-gray-950">
-      <TopBar views={views} view={current} onViewChange={changeView} />
-      <main className="mx-auto max-w-page px-2 py-3 sm:px-4 sm:py-4">
+      <TopBar views={views} view={view} here={screen} />
+      <main ref={mainRef} tabIndex={-1} className="mx-auto max-w-page px-2 py-3 outline-none sm:px-4 sm:py-4">
         <Suspense fallback={<ViewLoading />}>
-          {current === "streamer" ? <StreamerView /> : null}
-          {current === "inventory" ? <InventoryView /> : null}
-          {current === "reports" ? <ReportsView onOpenProduct={setOpenProductId} /> : null}
-          {current === "users" ? <UsersView /> : null}
-          {current === "orders" ? <OrdersView /> : null}
-          {current === "integrations" ? <IntegrationsView /> : null}
-          {openProductId !== null ? <OpenProduct id={openProductId} onClose={() => setOpenProductId(null)} /> : null}
+          {view === "streamer" ? <StreamerView /> : null}
+          {view === "inventory" ? (
+            <InventoryView
+              search={screen.search}
+              onSearchChange={setScreenSearch}
+              onOpenProduct={openProduct}
+              covered={productId !== undefined}
+            />
+          ) : null}
+          {view === "reports" ? <ReportsView search={screen.search} onSearchChange={setScreenSearch} onOpenProduct={openProduct} /> : null}
+          {view === "users" ? <UsersView /> : null}
+          {view === "orders" ? <OrdersView orderId={orderId} onOpenOrder={openOrder} onCloseOrder={closeOrder} /> : null}
+          {view === "integrations" ? <IntegrationsView /> : null}
+          {productId !== undefined && here.redirect === null ? <OpenProduct id={productId} onClose={closeProduct} /> : null}
         </Suspense>
       </main>
     </div>
   );
 }
 
-/** The Edit Product dialog on a product of the store, by id (a report's row opens it). */
+/** The Edit Product dialog on a product of the store, by id (its address); one the catalogue does not hold is said so and closed. */
 function OpenProduct({ id, onClose }: { id: number; onClose: () => void }) {
-  const store = useProductStore();
   // The catalogue, if no screen has loaded it yet (the dialog opens once the product is known).
-  useEffect(() => store.ensureList(), [store]);
+  const { status } = useCatalogue();
   const product = useProduct(id);
+  const missing = !product && status === "loaded";
+  useEffect(() => {
+    if (!missing) return;
+    notify.error(MESSAGES.productNotFound, { id: "product-not-found" });
+    onClose();
+  }, [missing, onClose]);
   return product ? <EditProductDialog product={product} onClose={onClose} /> : null;
 }
 
@@ -107,12 +188,13 @@ function LiveProducts({ children }: { children: ReactNode }) {
 }
 
 /**
- * A returning user whose first screen is the inventory (as this device last saw them): its code
- * loads while the session is checked, not after. Called by main.tsx before the first render.
+ * A returning user whose first screen is the inventory (the address and the role this device last
+ * saw decide, as in the page's head): its code loads while the session is checked, not after.
+ * Called by main.tsx before the first render.
  */
 export function preloadFirstScreen() {
   const kept = rememberedSession();
-  if (kept && defaultView(kept.user.role, kept.permissions) === "inventory") void preloadInventoryView();
+  if (kept && firstScreen(window.location.pathname, kept.user.role, kept.permissions) === "inventory") void preloadInventoryView();
 }
 
 function Gate() {
@@ -140,9 +222,11 @@ export function App() {
   return (
     <ThemeProvider>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>
-          <Gate />
-        </AuthProvider>
+        <BrowserRouter>
+          <AuthProvider>
+            <Gate />
+          </AuthProvider>
+        </BrowserRouter>
         <ThemedToasters />
       </QueryClientProvider>
     </ThemeProvider>

@@ -1,4 +1,4 @@
-import { io, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import type { ClientToServerEvents, ServerToClientEvents } from "../../contract/events";
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -16,7 +16,11 @@ export const SOCKET_OPTIONS = {
   autoConnect: false,
 } as const;
 
-/** A socket to this host (same origin, path /socket.io); call connect() to open it. */
-export function createSocket(): AppSocket {
+/**
+ * A socket to this host (same origin, path /socket.io); call connect() to open it. The client
+ * library loads when the first socket is made, not with the first screen (it renders without it).
+ */
+export async function createSocket(): Promise<AppSocket> {
+  const { io } = await import("socket.io-client");
   return io({ ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports] });
 }

@@ -1,5 +1,6 @@
 import { Boxes, LogOut } from "lucide-react";
 import { useRef } from "react";
+import { Link, type To, useNavigate } from "react-router";
 import { Button } from "../components/ui/button";
 import { RoleLabel, useAuth } from "../features/auth";
 import { ActivityMenu } from "../features/notifications";
@@ -8,17 +9,21 @@ import { WaitingTaps } from "../features/streamer";
 import { ThemeToggle } from "../features/theme";
 import { cn } from "../lib/cn";
 import { useHeightVar } from "../lib/use-height-var";
+import { VIEW_PATHS } from "./routes";
 import { VIEW_LABELS, type View } from "./views";
 
 interface TopBarProps {
   views: View[];
+  /** The view on screen. */
   view: View;
-  onViewChange: (view: View) => void;
+  /** Where it is now (its query string included): its own link stays there. */
+  here: To;
 }
 
-/** Product name, user and role, live status, navigation, theme and Logout. */
-export function TopBar({ views, view, onViewChange }: TopBarProps) {
+/** Product name, user and role, live status, navigation (a link per view), theme and Logout. */
+export function TopBar({ views, view, here }: TopBarProps) {
   const { user, logout, isStreamer } = useAuth();
+  const navigate = useNavigate();
   const ref = useRef<HTMLElement>(null);
   // Sticky search bars, table headers and live toasts sit below the header, whatever height it wraps to.
   useHeightVar(ref, "--app-header-height");
@@ -46,7 +51,15 @@ export function TopBar({ views, view, onViewChange }: TopBarProps) {
           <LiveStatus showUsers={!isStreamer} />
           <ActivityMenu />
           <ThemeToggle />
-          <Button variant="outline" size="sm" className="px-2 sm:px-3" onClick={() => void logout()}>
+          <Button
+            variant="outline"
+            size="sm"
+            className="px-2 sm:px-3"
+            onClick={() => {
+              // The next person to sign in on this device starts at their own first screen.
+              void logout().then(() => navigate("/", { replace: true }));
+            }}
+          >
             <LogOut aria-hidden="true" className="h-4 w-4" />
             <span className="sr-only sm:not-sr-only">Logout</span>
           </Button>
@@ -54,20 +67,19 @@ export function TopBar({ views, view, onViewChange }: TopBarProps) {
         {views.length > 1 ? (
           <nav aria-label="Views" className="flex w-full gap-1 overflow-x-auto">
             {views.map((v) => (
-              <button
+              <Link
                 key={v}
-                type="button"
+                to={v === view ? here : VIEW_PATHS[v]}
                 aria-current={v === view ? "page" : undefined}
-                onClick={() => onViewChange(v)}
                 className={cn(
-                  "h-8 shrink-0 rounded-lg px-3 text-sm font-semibold sm:h-9 transition-colors focus-visible:outline-2 focus-visible:outline-blue-600",
+                  "flex h-8 shrink-0 items-center rounded-lg px-3 text-sm font-semibold sm:h-9 transition-colors focus-visible:outline-2 focus-visible:outline-blue-600",
                   v === view
                     ? "bg-blue-700 text-white dark:bg-blue-600"
                     : "text-gray-800 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-800",
                 )}
               >
                 {VIEW_LABELS[v]}
-              </button>
+              </Link>
             ))}
           </nav>
         ) : null}

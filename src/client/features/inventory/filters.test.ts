@@ -5,12 +5,14 @@ import {
   DEFAULT_FILTERS,
   filterOptions,
   filterProducts,
+  filtersFromSearch,
   hasActiveFilters,
   type InventoryFilters,
   NO_GRADER,
   narrows,
   panelFilterCount,
   quantityBucket,
+  writeFilters,
 } from "./filters";
 
 let nextId = 1;
@@ -205,5 +207,37 @@ describe("products kept in view", () => {
     if (!off) throw new Error("fixture");
     expect(names(filterProducts(catalogue, DEFAULT_FILTERS))).not.toContain(off.product_name);
     expect(names(filterProducts(catalogue, DEFAULT_FILTERS, undefined, new Set([off.id])))).toContain(off.product_name);
+  });
+});
+
+describe("filters in the address's query string", () => {
+  const query = (f: InventoryFilters) => {
+    const params = new URLSearchParams();
+    writeFilters(f, params);
+    return params.toString();
+  };
+
+  it("the unfiltered list is the plain address; each filter set is named, and read back as it was", () => {
+    expect(query(DEFAULT_FILTERS)).toBe("");
+    const set: InventoryFilters = {
+      searchText: "pikachu base",
+      vendor: "Topps & Co",
+      releaseYear: "1999",
+      quantityRange: "low",
+      status: "disabled",
+      activeOnly: false,
+      condition: "Near Mint",
+      grader: NO_GRADER,
+      location: "Shelf 3",
+    };
+    expect(query(set)).toBe(
+      "q=pikachu+base&vendor=Topps+%26+Co&year=1999&stock=low&status=disabled&active=false&condition=Near+Mint&grader=none&location=Shelf+3",
+    );
+    expect(filtersFromSearch(new URLSearchParams(query(set)))).toEqual(set);
+    expect(filtersFromSearch(new URLSearchParams("q=x"))).toEqual({ ...DEFAULT_FILTERS, searchText: "x" });
+  });
+
+  it("what it does not understand is the default", () => {
+    expect(filtersFromSearch(new URLSearchParams("year=19x9&stock=lots&status=gone&active=maybe&other=1"))).toEqual(DEFAULT_FILTERS);
   });
 });

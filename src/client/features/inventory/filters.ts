@@ -187,3 +187,44 @@ export function narrows(prev: InventoryFilters, next: InventoryFilters): boolean
     prev.location === next.location
   );
 }
+
+/** Each filter's name in the address's query string (`/inventory?q=pikachu&vendor=Topps`). */
+const FILTER_PARAMS = {
+  searchText: "q",
+  vendor: "vendor",
+  releaseYear: "year",
+  quantityRange: "stock",
+  status: "status",
+  activeOnly: "active",
+  condition: "condition",
+  grader: "grader",
+  location: "location",
+} as const satisfies Record<keyof InventoryFilters, string>;
+
+const oneOf = <T extends string>(value: string | null, choices: Record<T, unknown>, fallback: T): T =>
+  value !== null && Object.hasOwn(choices, value) ? (value as T) : fallback;
+
+/** The filters a query string names; anything missing or not understood is the default. */
+export function filtersFromSearch(params: URLSearchParams): InventoryFilters {
+  const text = (key: keyof typeof FILTER_PARAMS) => params.get(FILTER_PARAMS[key]) ?? "";
+  const year = text("releaseYear");
+  return {
+    searchText: text("searchText"),
+    vendor: text("vendor"),
+    releaseYear: /^\d{4}$/.test(year) ? year : "",
+    quantityRange: oneOf(params.get(FILTER_PARAMS.quantityRange), QUANTITY_RANGE_LABELS, DEFAULT_FILTERS.quantityRange),
+    status: oneOf(params.get(FILTER_PARAMS.status), STATUS_LABELS, DEFAULT_FILTERS.status),
+    activeOnly: params.get(FILTER_PARAMS.activeOnly) !== "false",
+    condition: text("condition"),
+    grader: text("grader"),
+    location: text("location"),
+  };
+}
+
+/** The filters into `params`: only those that differ from the default (the plain `/inventory` is the unfiltered list). */
+export function writeFilters(f: InventoryFilters, params: URLSearchParams): void {
+  for (const key of Object.keys(FILTER_PARAMS) as (keyof InventoryFilters)[]) {
+    const value = f[key];
+    if (value !== DEFAULT_FILTERS[key]) params.set(FILTER_PARAMS[key], String(value));
+  }
+}

@@ -1,5 +1,8 @@
 import { createElement, useEffect, useState } from "react";
 import { ViewLoading } from "../../components/ui/spinner";
+import type { InventoryViewProps } from "./components/inventory-view";
+
+export type { InventoryViewProps };
 
 type InventoryModule = typeof import("./components/inventory-view");
 
@@ -22,7 +25,7 @@ export const preloadInventoryView = () => {
  * the catalogue's download and parse), so the first rows came later. Here the screen renders in
  * the render that shows it when its code is here, else in the one right after the code comes.
  */
-export function InventoryView() {
+export function InventoryView(props: InventoryViewProps) {
   const [module, setModule] = useState(loaded);
   const [failed, setFailed] = useState<{ error: unknown } | null>(null);
   useEffect(() => {
@@ -30,5 +33,5 @@ export function InventoryView() {
   }, [module]);
   // As a lazy component's: the code that could not load is an error of the render.
   if (failed) throw failed.error;
-  return module ? createElement(module.InventoryView) : createElement(ViewLoading);
+  return module ? createElement(module.InventoryView, props) : createElement(ViewLoading);
 }

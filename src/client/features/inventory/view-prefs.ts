@@ -64,3 +64,20 @@ export function readTableSort(): SortingState {
 export function storeTableSort(sorting: SortingState): void {
   write(TABLE_SORT_KEY, JSON.stringify(sorting));
 }
+
+/** The sort's name in the address's query string: `sort=vendor`, or `sort=-vendor` for the other way. */
+const SORT_PARAM = "sort";
+
+/** The sort a query string names; undefined when it names none (or no column the table sorts by). */
+export function sortFromSearch(params: URLSearchParams): SortingState | undefined {
+  const value = params.get(SORT_PARAM) ?? "";
+  const desc = value.startsWith("-");
+  const id = desc ? value.slice(1) : value;
+  return SORTABLE.has(id) ? [{ id, desc }] : undefined;
+}
+
+/** The sort into `params`; none (the catalogue's order) leaves it out. */
+export function writeSort(sorting: SortingState, params: URLSearchParams): void {
+  const by = sorting[0];
+  if (by) params.set(SORT_PARAM, `${by.desc ? "-" : ""}${by.id}`);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, changeText, dayLabel, daysIn, presetRange, todayIn } from "./report-range";
+import { addDays, changeText, dayLabel, daysIn, presetOf, presetRange, rangeFromSearch, todayIn, writeRange } from "./report-range";
 
 describe("report ranges", () => {
   it("presets end today and bucket by day, week or month", () => {
@@ -31,5 +31,33 @@ describe("report ranges", () => {
     expect(dayLabel("2026-03-08")).toBe("Mar 8");
     expect(dayLabel("2026-03-02", "week")).toBe("Week of Mar 2");
     expect(dayLabel("2026-03-01", "month")).toBe("Mar 2026");
+  });
+
+  it("a range is kept in the address's query string, and read back as it was", () => {
+    const range = { from: "2026-02-01", to: "2026-02-28", by: "week" as const };
+    expect(writeRange(range).toString()).toBe("from=2026-02-01&to=2026-02-28&by=week");
+    expect(rangeFromSearch(writeRange(range), "2026-03-10")).toEqual(range);
+    // Without a bucket, the presets' for a range that long.
+    expect(rangeFromSearch(new URLSearchParams("from=2026-02-01&to=2026-02-28"), "2026-03-10").by).toBe("day");
+    expect(rangeFromSearch(new URLSearchParams("from=2025-01-01&to=2025-12-31"), "2026-03-10").by).toBe("month");
+  });
+
+  it("an address with no range, or one that is not a range, shows the last 30 days", () => {
+    const last30 = presetRange("30d", "2026-03-10");
+    for (const query of [
+      "",
+      "from=2026-02-01",
+      "from=2026-02-30&to=2026-03-01",
+      "from=2026-03-05&to=2026-03-01",
+      "from=yesterday&to=today",
+    ]) {
+      expect(rangeFromSearch(new URLSearchParams(query), "2026-03-10"), query).toEqual(last30);
+    }
+  });
+
+  it("a range that is a preset ending today shows as that preset, any other as custom", () => {
+    expect(presetOf(presetRange("7d", "2026-03-10"), "2026-03-10")).toBe("7d");
+    expect(presetOf(presetRange("7d", "2026-03-09"), "2026-03-10")).toBe("custom");
+    expect(presetOf({ ...presetRange("7d", "2026-03-10"), by: "week" }, "2026-03-10")).toBe("custom");
   });
 });

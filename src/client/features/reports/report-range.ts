@@ -1,4 +1,4 @@
-import type { ReportBucket } from "../../../contract/report-rules";
+import { REPORT_BUCKETS, type ReportBucket } from "../../../contract/report-rules";
 
 /** A range of days (both ends included), YYYY-MM-DD, and how sales are bucketed over it. */
 export interface ReportRange {
@@ -34,6 +34,41 @@ export function addDays(day: string, n: number): string {
 export function presetRange(preset: RangePreset, today: string): ReportRange {
   const p = RANGE_PRESETS.find((r) => r.id === preset) ?? RANGE_PRESETS[1];
   return { from: addDays(today, -(p.days - 1)), to: today, by: p.by };
+}
+
+/** The preset a range is (ending today), or "custom". */
+export function presetOf(range: ReportRange, today: string): RangePreset | "custom" {
+  const match = RANGE_PRESETS.find((p) => {
+    const r = presetRange(p.id, today);
+    return r.from === range.from && r.to === range.to && r.by === range.by;
+  });
+  return match ? match.id : "custom";
+}
+
+/** A real day as YYYY-MM-DD (not 2026-02-30). */
+function isDay(value: string | null): value is string {
+  if (value === null || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
+}
+
+/**
+ * The range a query string names (`?from=2026-03-01&to=2026-03-31&by=week`, the address of a
+ * report); the last 30 days when it names no such range. Without `by`, buckets as the presets do
+ * for a range that long.
+ */
+export function rangeFromSearch(params: URLSearchParams, today: string): ReportRange {
+  const from = params.get("from");
+  const to = params.get("to");
+  if (!isDay(from) || !isDay(to) || from > to) return presetRange("30d", today);
+  const by = params.get("by");
+  const days = daysIn({ from, to });
+  const fallback = days <= 30 ? "day" : days <= 90 ? "week" : "month";
+  return { from, to, by: REPORT_BUCKETS.find((b) => b === by) ?? fallback };
+}
+
+export function writeRange(range: ReportRange): URLSearchParams {
+  return new URLSearchParams({ from: range.from, to: range.to, by: range.by });
 }
 
 /** Days of a range, both ends included. */

@@ -4,6 +4,7 @@ import { type Permissions, resolvePermissions } from "../../../../contract/permi
 import { MESSAGES } from "../../../../contract/rules";
 import type { User } from "../../../../contract/users";
 import { messageOr, onSessionEnded } from "../../../lib/http";
+import { keepSession, keptSession } from "../../../lib/kept-session";
 import { queryKeys } from "../../../lib/query-client";
 import { isRetryable } from "../../../lib/retry";
 import { getMe } from "../api/get-me";
@@ -38,39 +39,6 @@ export const NO_PERMISSIONS: Permissions = {
 };
 
 const AuthContext = createContext<AuthState | null>(null);
-
-/**
- * Who was signed in on this device, kept until sign-out or a 401: when the server cannot be
- * reached at start-up (the streamer app opened from the home screen, offline), the app opens for
- * that user instead of the login screen, and taps wait for the server. No secret is kept: the
- * session itself stays in its HttpOnly cookie, and the server decides once it answers.
- */
-const SESSION_KEY = "blez-signed-in";
-interface KeptSession {
-  user: User;
-  permissions?: Partial<Permissions>;
-}
-function keptSession(): KeptSession | null {
-  try {
-    const raw = localStorage.getItem(SESSION_KEY);
-    return raw ? (JSON.parse(raw) as KeptSession) : null;
-  } catch {
-    return null;
-  }
-}
-/** The user this device last saw signed in and their permissions (not a session check: the server decides). */
-export function rememberedSession(): { user: User; permissions: Permissions } | null {
-  const kept = keptSession();
-  return kept ? { user: kept.user, permissions: resolvePermissions(kept.user.role, kept.permissions) } : null;
-}
-function keepSession(session: KeptSession | null): void {
-  try {
-    if (session) localStorage.setItem(SESSION_KEY, JSON.stringify(session));
-    else localStorage.removeItem(SESSION_KEY);
-  } catch {
-    // storage unavailable: no offline start
-  }
-}
 
 /** GET /api/auth/me, or the user kept on this device while the server cannot be reached. */
 async function currentUser(signal: AbortSignal): Promise<User | null> {

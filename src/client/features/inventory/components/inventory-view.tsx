@@ -5,13 +5,14 @@ import { Spinner } from "../../../components/ui/spinner";
 import { formatCount } from "../../../lib/counts";
 import { loadErrorText } from "../../../lib/http";
 import { useHeightVar } from "../../../lib/use-height-var";
+import { useSearchState } from "../../../lib/use-search-state";
 import { AuditDialog } from "../../audit";
 import { useAuth } from "../../auth";
 import { CsvDialog } from "../../csv";
 import { PrintLabelsDialog } from "../../labels";
-import { AddProductDialog, AdjustStockDialog, EditProductDialog, useProductList } from "../../products";
+import { AddProductDialog, AdjustStockDialog, useProductList } from "../../products";
 import { ScannerOverlay } from "../../scanner";
-import { DEFAULT_FILTERS, hasActiveFilters, type InventoryFilters } from "../filters";
+import { DEFAULT_FILTERS, filtersFromSearch, hasActiveFilters, type InventoryFilters, writeFilters } from "../filters";
 import { useInventoryKeys } from "../hooks/use-inventory-keys";
 import { useInventoryRows } from "../hooks/use-inventory-rows";
 import { useStatusToggle } from "../hooks/use-status-toggle";
@@ -21,9 +22,11 @@ import {
   readTableSort,
   readViewMode,
   type SortingState,
+  sortFromSearch,
   storeTableSort,
   storeViewMode,
   type ViewMode,
+  writeSort,
 } from "../view-prefs";
 import { FilterBar } from "./filter-bar";
 import { type ManagementAction, ManagementActions, ViewToggle } from "./management-actions";
@@ -35,7 +38,6 @@ import { columnById } from "./table-columns";
 type Modal =
   | { kind: "none" }
   | { kind: "add"; barcode?: string }
-  | { kind: "edit"; product: Product }
   | { kind: "adjust"; product: Product }
   | { kind: "scan" }
   | { kind: "csv" }
@@ -45,16 +47,44 @@ type Modal =
 
 const NONE: ReadonlySet<number> = new Set();
 
+/** What the address's query string keeps: the search, the filters and the table's sort. */
+interface InventoryQuery {
+  filters: InventoryFilters;
+  sorting: SortingState;
+}
+/** A query that names no sort takes the one this browser remembers. */
+const readQuery = (params: URLSearchParams): InventoryQuery => ({
+  filters: filtersFromSearch(params),
+  sorting: sortFromSearch(params) ?? readTableSort(),
+});
+const writeQuery = ({ filters, sorting }: InventoryQuery): URLSearchParams => {
+  const params = new URLSearchParams();
+  writeFilters(filters, params);
+  writeSort(sorting, params);
+  return params;
+};
+
+export interface InventoryViewProps {
+  /** The address's query string: the search, filters and sort (`/inventory?q=...&sort=...`). */
+  search: string;
+  /** Puts a new query string in the address (replacing the entry). */
+  onSearchChange: (query: string) => void;
+  /** Opens a product's Edit dialog (at the product's own address; the view that shows this one renders it). */
+  onOpenProduct: (id: number) => void;
+  /** A dialog over the view (the product's) is open: the view's shortcuts wait. */
+  covered?: boolean;
+}
+
 /** 'Inventory Management': search and filters, the products as cards or a table, and the product dialogs. */
-export function InventoryView() {
+export function InventoryView({ search, onSearchChange, onOpenProduct, covered = false }: InventoryViewProps) {
   const { permissions } = useAuth();
   const canManage = permissions.canManageProducts;
-  const [filters, setFiltersState] = useState<InventoryFilters>(DEFAULT_FILTERS);
+  const [query, setQuery, flushQuery] = useSearchState(search, onSearchChange, readQuery, writeQuery);
+  const { filters, sorting } = query;
   // Products this user disabled or enabled stay in view until the filters change.
   const [kept, setKept] = useState<ReadonlySet<number>>(NONE);
   const [modal, setModal] = useState<Modal>({ kind: "none" });
   const [mode, setModeState] = useState<ViewMode>(() => readViewMode());
-  const [sorting, setSortingState] = useState<SortingState>(readTableSort);
   // The table sorts (by its columns' values); the cards show the catalogue's order.
   const sort = useMemo((): RowSort | null => {
     const by = sorting[0];
@@ -75,30 +105,44 @@ export function InventoryView() {
   const searchRef = useRef<HTMLInputElement>(null);
   useHeightVar(barRef, "--inventory-bar-height");
 
-  const setFilters = useCallback((next: InventoryFilters) => {
-    setFiltersState(next);
-    setKept(NONE);
-  }, []);
+  const setFilters = useCallback(
+    (next: InventoryFilters) => {
+      setQuery({ filters: next, sorting });
+      setKept(NONE);
+    },
+    [setQuery, sorting],
+  );
   const keep = useCallback((product: Product) => setKept((s) => new Set(s).add(product.id)), []);
   const { toggle: onToggleStatus, busyIds } = useStatusToggle(keep);
   const close = useCallback(() => setModal({ kind: "none" }), []);
   const clearFilters = useCallback(() => setFilters(DEFAULT_FILTERS), [setFilters]);
-  const onEdit = useCallback((product: Product) => setModal({ kind: "edit", product }), []);
+  // The product's own address: the inventory's entry keeps the search typed a moment ago (Back returns to it).
+  const openProduct = useCallback(
+    (id: number) => {
+      flushQuery();
+      onOpenProduct(id);
+    },
+    [flushQuery, onOpenProduct],
+  );
+  const onEdit = useCallback((product: Product) => openProduct(product.id), [openProduct]);
   const onAdjust = useCallback((product: Product) => setModal({ kind: "adjust", product }), []);
   const onHistory = useCallback((product: Product) => setModal({ kind: "audit", product }), []);
   const setMode = (next: ViewMode) => {
     storeViewMode(next);
     setModeState(next);
   };
-  const setSorting = useCallback((next: SortingState) => {
-    storeTableSort(next);
-    setSortingState(next);
-  }, []);
+  const setSorting = useCallback(
+    (next: SortingState) => {
+      storeTableSort(next);
+      setQuery({ filters, sorting: next });
+    },
+    [setQuery, filters],
+  );
   const onAction = (action: ManagementAction) => setModal(action === "add" ? { kind: "add" } : { kind: action });
 
   useInventoryKeys({
     searchRef,
-    enabled: modal.kind === "none",
+    enabled: modal.kind === "none" && !covered,
     onAdjust: (id) => {
       const product = store.get(id);
       if (product && product.is_active !== false) onAdjust(product);
@@ -202,13 +246,15 @@ export function InventoryView() {
             onPrintLabels={(product) => setModal({ kind: "labels", products: [product] })}
           />
         ) : null}
-        {modal.kind === "edit" ? <EditProductDialog product={modal.product} onClose={close} /> : null}
         {modal.kind === "adjust" ? <AdjustStockDialog product={modal.product} onClose={close} /> : null}
         {modal.kind === "scan" ? (
           <ScannerOverlay
             mode="add"
             onClose={close}
-            onFound={(product) => setModal({ kind: "edit", product })}
+            onFound={(product) => {
+              close();
+              openProduct(product.id);
+            }}
             onNotFound={(barcode) => setModal({ kind: "add", barcode })}
           />
         ) : null}

@@ -10,11 +10,12 @@ import { Dialog } from "../../../components/ui/dialog";
 import { Field, inputClassName } from "../../../components/ui/field";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
-import { loadErrorText, messageOr } from "../../../lib/http";
+import { ApiError, loadErrorText, messageOr } from "../../../lib/http";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications";
 import { useMoney } from "../../settings";
 import { useCancelOrder } from "../api/cancel-order";
+import { useOrder } from "../api/get-order";
 import { useOrders } from "../api/list-orders";
 
 const PAGE = 50;
@@ -31,8 +32,16 @@ function dayEnd(day: string): string | undefined {
 }
 const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
 
+export interface OrdersViewProps {
+  /** The order whose detail is open over the list (its address, `/orders/{id}`). */
+  orderId?: number;
+  /** Opens an order's detail (its address). */
+  onOpenOrder: (id: number) => void;
+  onCloseOrder: () => void;
+}
+
 /** The Orders screen (managers and super administrators): orders from every channel, filtered, live, cancellable. */
-export function OrdersView() {
+export function OrdersView(props: OrdersViewProps) {
   const { user } = useAuth();
   if (!user) return null;
   if (!canManageIntegrations(user.role)) {
@@ -43,10 +52,10 @@ export function OrdersView() {
       </section>
     );
   }
-  return <Orders />;
+  return <Orders {...props} />;
 }
 
-function Orders() {
+function Orders({ orderId, onOpenOrder, onCloseOrder }: OrdersViewProps) {
   const id = useId();
   const [channel, setChannel] = useState("");
   const [status, setStatus] = useState<OrderStatus | "">("");
@@ -138,7 +147,7 @@ function Orders() {
             <ul aria-label="Orders" className="flex flex-col gap-3">
               {orders.data.map((order) => (
                 <li key={order.id}>
-                  <OrderCard order={order} onCancel={() => setCancelling(order)} />
+                  <OrderCard order={order} onOpen={() => onOpenOrder(order.id)} onCancel={() => setCancelling(order)} />
                 </li>
               ))}
             </ul>
@@ -153,26 +162,54 @@ function Orders() {
         </>
       )}
       {cancelling ? <CancelDialog order={cancelling} onClose={() => setCancelling(null)} /> : null}
+      {orderId !== undefined && !cancelling ? <OrderDialog id={orderId} onClose={onCloseOrder} onCancel={setCancelling} /> : null}
     </section>
   );
 }
 
-function OrderCard({ order, onCancel }: { order: Order; onCancel: () => void }) {
-  const money = useMoney();
+function OrderCard({ order, onOpen, onCancel }: { order: Order; onOpen: () => void; onCancel: () => void }) {
   const cancelled = order.status === "cancelled";
   return (
     <Card className="flex flex-col gap-2 p-4" data-testid="order-card">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 className="break-words font-bold">
-            {order.channel} · {order.external_id}
+            {/* Opens the order's own address: a link to send, a detail a reload keeps. */}
+            <button type="button" className="text-left underline-offset-2 hover:underline" onClick={onOpen}>
+              {order.channel} · {order.external_id}
+            </button>
           </h2>
-          <p className="text-sm text-gray-700 dark:text-gray-300">
-            {new Date(order.created_at).toLocaleString()} by {order.created_by}
-          </p>
+          <OrderPlaced order={order} />
         </div>
-        {cancelled ? <Badge variant="danger">Cancelled</Badge> : <Badge variant="success">Completed</Badge>}
+        <StatusBadge order={order} />
       </div>
+      <OrderBody order={order} />
+      {cancelled ? null : (
+        <div className="flex justify-end">
+          <Button variant="danger" size="sm" onClick={onCancel} aria-label={`Cancel order ${order.channel} ${order.external_id}`}>
+            Cancel order
+          </Button>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+const placedText = (order: Order) => `${new Date(order.created_at).toLocaleString()} by ${order.created_by}`;
+
+function OrderPlaced({ order }: { order: Order }) {
+  return <p className="text-sm text-gray-700 dark:text-gray-300">{placedText(order)}</p>;
+}
+
+function StatusBadge({ order }: { order: Order }) {
+  return order.status === "cancelled" ? <Badge variant="danger">Cancelled</Badge> : <Badge variant="success">Completed</Badge>;
+}
+
+/** An order's lines, note, total and cancellation: the same on the list's card and in its detail. */
+function OrderBody({ order }: { order: Order }) {
+  const money = useMoney();
+  return (
+    <>
       <ul aria-label="Lines" className="divide-y divide-gray-200 text-sm dark:divide-gray-700">
         {order.lines.map((line, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: an order's lines never change
@@ -187,17 +224,55 @@ function OrderCard({ order, onCancel }: { order: Order; onCancel: () => void }) 
       {order.note ? <p className="text-sm italic">{order.note}</p> : null}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="font-semibold">Total: {order.total === null ? "not given" : money(order.total)}</p>
-        {cancelled ? (
+        {order.status === "cancelled" ? (
           <p className="text-sm text-gray-700 dark:text-gray-300">
             Cancelled {order.cancelled_at ? new Date(order.cancelled_at).toLocaleString() : ""} by {order.cancelled_by}
           </p>
-        ) : (
-          <Button variant="danger" size="sm" onClick={onCancel} aria-label={`Cancel order ${order.channel} ${order.external_id}`}>
-            Cancel order
-          </Button>
-        )}
+        ) : null}
       </div>
-    </Card>
+    </>
+  );
+}
+
+/** One order at its address (`/orders/{id}`), over the list: opened from a card, a link or a reload. */
+function OrderDialog({ id, onClose, onCancel }: { id: number; onClose: () => void; onCancel: (order: Order) => void }) {
+  const order = useOrder(id);
+  const notFound = order.error instanceof ApiError && order.error.status === 404;
+  return (
+    <Dialog
+      title={order.data ? `Order ${order.data.channel} · ${order.data.external_id}` : `Order ${id}`}
+      description={order.data ? placedText(order.data) : undefined}
+      onClose={onClose}
+      size="md"
+      focusFirstField={false}
+      footer={
+        <>
+          {order.data && order.data.status !== "cancelled" ? (
+            <Button variant="danger" onClick={() => order.data && onCancel(order.data)}>
+              Cancel order
+            </Button>
+          ) : null}
+          <Button variant="outline" onClick={onClose}>
+            Close
+          </Button>
+        </>
+      }
+    >
+      {order.isPending ? (
+        <p className="flex items-center gap-2">
+          <Spinner label="Loading order" /> Loading order...
+        </p>
+      ) : order.isError ? (
+        <p role="alert" className="font-medium text-red-800 dark:text-red-200">
+          {notFound ? "There is no such order." : loadErrorText(order.error)}
+        </p>
+      ) : (
+        <div className="flex flex-col gap-2" data-testid="order-detail">
+          <StatusBadge order={order.data} />
+          <OrderBody order={order.data} />
+        </div>
+      )}
+    </Dialog>
   );
 }
 

@@ -1,9 +1,10 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { REPORT_BUCKETS, type ReportBucket, seesCost } from "../../../../contract/report-rules";
+import { useSearchState } from "../../../lib/use-search-state";
 import { useAuth } from "../../auth";
 import { useSettings } from "../../settings";
 import { useTheme } from "../../theme";
-import { presetRange, RANGE_PRESETS, type RangePreset, type ReportRange, todayIn } from "../report-range";
+import { presetOf, presetRange, RANGE_PRESETS, type RangePreset, rangeFromSearch, todayIn, writeRange } from "../report-range";
 import { ProductsSection } from "./products-section";
 import { ReorderSection } from "./reorder-section";
 import { Choice } from "./report-card";
@@ -13,32 +14,49 @@ import { StockValueSection } from "./stock-value-section";
 
 const BUCKET_LABELS: Record<ReportBucket, string> = { day: "Day", week: "Week", month: "Month" };
 
+export interface ReportsViewProps {
+  /** The address's query string: the range (`/reports?from=2026-03-01&to=2026-03-31&by=day`). */
+  search: string;
+  /** Puts a new query string in the address (replacing the entry). */
+  onSearchChange: (query: string) => void;
+  /** Opens a product a row names. */
+  onOpenProduct: (id: number) => void;
+}
+
 /**
  * Reports: sales over time, stock value, top sellers and slow movers, shows compared and the
  * "To reorder" list; one screen on a laptop, stacked on a phone. Inventory users see it without
- * money at cost (the server leaves it out for them). `onOpenProduct` opens a product a row names.
+ * money at cost (the server leaves it out for them). The range is the address's: a reload or a
+ * link shows the same days.
  */
-export function ReportsView({ onOpenProduct }: { onOpenProduct: (id: number) => void }) {
+export function ReportsView({ search, onSearchChange, onOpenProduct }: ReportsViewProps) {
   const { user } = useAuth();
   const { timezone } = useSettings();
   const { resolved } = useTheme();
   const dark = resolved === "dark";
   const cost = user ? seesCost(user.role) : false;
   const today = todayIn(timezone);
-  const [preset, setPreset] = useState<RangePreset | "custom">("30d");
-  const [range, setRange] = useState<ReportRange>(() => presetRange("30d", today));
+  const read = useCallback((params: URLSearchParams) => rangeFromSearch(params, today), [today]);
+  const [range, setRange, flushRange] = useSearchState(search, onSearchChange, read, writeRange);
+  const openProduct = useCallback(
+    (id: number) => {
+      flushRange();
+      onOpenProduct(id);
+    },
+    [flushRange, onOpenProduct],
+  );
+  // "Custom" chosen with the dates of a preset still shows as Custom.
+  const [custom, setCustom] = useState(false);
+  const preset = custom ? "custom" : presetOf(range, today);
 
   const choosePreset = (p: RangePreset | "custom") => {
-    setPreset(p);
+    setCustom(p === "custom");
     if (p !== "custom") setRange(presetRange(p, today));
   };
   const setDay = (which: "from" | "to", value: string) => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return;
-    setPreset("custom");
-    setRange((r) => {
-      const next = { ...r, [which]: value };
-      return next.from <= next.to ? next : which === "from" ? { ...next, to: value } : { ...next, from: value };
-    });
+    const next = { ...range, [which]: value };
+    setRange(next.from <= next.to ? next : which === "from" ? { ...next, to: value } : { ...next, from: value });
   };
 
   return (
@@ -77,7 +95,7 @@ export function ReportsView({ onOpenProduct }: { onOpenProduct: (id: number) => 
         <Choice
           label="Per"
           value={range.by}
-          onChange={(by) => setRange((r) => ({ ...r, by }))}
+          onChange={(by) => setRange({ ...range, by })}
           options={REPORT_BUCKETS.map((b) => ({ value: b, label: BUCKET_LABELS[b] }))}
         />
       </div>
@@ -86,9 +104,9 @@ export function ReportsView({ onOpenProduct }: { onOpenProduct: (id: number) => 
           <SalesSection range={range} dark={dark} />
         </div>
         <StockValueSection range={range} dark={dark} cost={cost} />
-        <ProductsSection range={range} cost={cost} onOpenProduct={onOpenProduct} />
+        <ProductsSection range={range} cost={cost} onOpenProduct={openProduct} />
         <ShowsSection range={range} />
-        <ReorderSection cost={cost} onOpenProduct={onOpenProduct} today={today} />
+        <ReorderSection cost={cost} onOpenProduct={openProduct} today={today} />
       </div>
     </div>
   );
