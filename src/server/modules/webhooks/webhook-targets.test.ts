@@ -1,11 +1,16 @@
+import { inArray } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreatedWebhook, WEBHOOK_FAILURES, WEBHOOK_MAX, type Webhook, type WebhookDelivery } from "../../../contract/webhooks.js";
 import { loadConfig } from "../../config.js";
-import { signedIn } from "../../test/factories.js";
+import { webhooks } from "../../db/schema.js";
+import { createUser, signedIn } from "../../test/factories.js";
 import { freePort } from "../../test/server-processes.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { caller } from "../products/products.test-support.js";
 import { refusedKind, WebhookTargets } from "./webhook-targets.js";
+import { WebhookWorker } from "./webhook-worker.js";
+import { insertWebhook } from "./webhooks.repo.js";
 import { eventually, Receiver } from "./webhooks.test-support.js";
 
 /**
@@ -181,6 +186,27 @@ describe("webhook targets with nothing allowed", () => {
       const hook = await create(api, url);
       expect((await api.delete(`/api/webhooks/${hook.webhook.id}`)).statusCode).toBe(204);
     }
+  });
+
+  it("webhooks saved before pointing where they may not are named in the server's log once a start", async () => {
+    const manager = (await createUser(t.app.db, { role: "manager" })).id;
+    const row = { events: ["*"], description: "", secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", createdBy: manager };
+    const local = await insertWebhook(t.app.db, { ...row, url: "http://127.0.0.1:4000/sync" }, WEBHOOK_MAX);
+    await insertWebhook(t.app.db, { ...row, url: "https://shop.example.com/sync" }, WEBHOOK_MAX);
+    const warnings: string[] = [];
+    const log = { warn: (_: unknown, message: string) => warnings.push(message) } as unknown as FastifyBaseLogger;
+    const options = { timeoutMs: 1_000, retryDelaysMs: [60_000], giveUpMs: 60_000, pollMs: 20, concurrency: 1 };
+    const worker = new WebhookWorker(t.app.db, log, { ...options, allowedHosts: [] });
+    worker.start();
+    try {
+      await eventually(async () => (warnings.length > 0 ? warnings : undefined), 10_000, "a warning");
+    } finally {
+      await worker.close();
+    }
+    expect(warnings).toEqual([
+      `webhook ${local?.id}'s deliveries fail: Webhook URL may not point at this computer (127.0.0.1). A receiver on the shop's network can be allowed with the server setting WEBHOOK_ALLOWED_HOSTS`,
+    ]);
+    await t.app.db.delete(webhooks).where(inArray(webhooks.url, ["http://127.0.0.1:4000/sync", "https://shop.example.com/sync"]));
   });
 
   it("a name resolving to this computer (localhost) fails each attempt with `address not allowed`, nothing sent", async () => {

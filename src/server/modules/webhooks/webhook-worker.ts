@@ -10,6 +10,7 @@ import {
   claimDeliveries,
   DELIVERY_LOG_DAYS,
   deleteOldDeliveries,
+  listWebhookRows,
   recordAttempt,
   releaseDelivery,
 } from "./webhooks.repo.js";
@@ -68,6 +69,7 @@ export class WebhookWorker {
   private trimmedAt = Date.now();
   /** Where webhooks may point: checked when one is saved (webhooks.service.ts) and on every attempt. */
   readonly targets: WebhookTargets;
+  private targetsChecked = false;
 
   constructor(
     private readonly db: Db,
@@ -113,6 +115,7 @@ export class WebhookWorker {
     if (this.closed) return;
     try {
       this.hasWebhooks = await anyWebhook(this.db);
+      if (this.hasWebhooks && !this.targetsChecked) await this.warnOfRefusedTargets();
       if (this.hasWebhooks) await this.claim();
       if (Date.now() - this.trimmedAt >= TRIM_EVERY_MS) {
         this.trimmedAt = Date.now();
@@ -125,6 +128,19 @@ export class WebhookWorker {
       this.pollTimer = setTimeout(() => {
         this.polling = this.poll();
       }, this.options.pollMs);
+    }
+  }
+
+  /**
+   * Once a start: says in the server's log which webhooks point where they may not (saved before
+   * the targets were checked, or WEBHOOK_ALLOWED_HOSTS changed), so whoever runs the server knows
+   * why their attempts fail with `address not allowed` and which setting allows them.
+   */
+  private async warnOfRefusedTargets(): Promise<void> {
+    this.targetsChecked = true;
+    for (const webhook of await listWebhookRows(this.db)) {
+      const problem = this.targets.urlProblem(webhook.url);
+      if (problem) this.log.warn({ webhook: webhook.id, url: webhook.url }, `webhook ${webhook.id}'s deliveries fail: ${problem}`);
     }
   }
 
