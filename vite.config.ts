@@ -1,13 +1,67 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { build, defineConfig, type Plugin } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { VitePWA } from "vite-plugin-pwa";
 import { THEME_COLOR } from "./src/client/features/theme/theme-colors";
 
+/** The page's head script's source (src/client/early/), served and built as `/early-catalogue.js`. */
+const EARLY_ENTRY = "early/early-catalogue.ts";
+const EARLY_FILE = "early-catalogue.js";
+
+/** The early script as one classic script (an IIFE: it runs as soon as the head is parsed, before the app's modules), and its source map. */
+async function buildEarlyScript(root: string): Promise<{ fileName: string; source: string }[]> {
+  const result = await build({
+    configFile: false,
+    root,
+    publicDir: false,
+    logLevel: "warn",
+    build: {
+      write: false,
+      minify: true,
+      sourcemap: true,
+      lib: { entry: EARLY_ENTRY, formats: ["iife"], name: "blezEarly", fileName: () => EARLY_FILE },
+    },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => ("output" in r ? r.output : []));
+  return outputs.map((o) => ({ fileName: o.fileName, source: o.type === "chunk" ? o.code : String(o.source) }));
+}
+
+/**
+ * `src/client/early/early-catalogue.ts` as `/early-catalogue.js`: a returning user's first requests,
+ * sent from the page's head while the app's bundle loads. A second build of its own (Vite's lib
+ * mode), not an entry of the app's: it must be one small classic script that shares no chunk with
+ * the app, and it imports the app's own parser, constants and first-screen rule. The dev server
+ * builds it on each request.
+ */
+function earlyScript(): Plugin {
+  let root = "";
+  return {
+    name: "blez-early-script",
+    configResolved(config) {
+      root = config.root;
+    },
+    configureServer(server) {
+      server.middlewares.use(async (req, res, next) => {
+        if (req.url?.split("?")[0] !== `/${EARLY_FILE}`) return next();
+        try {
+          const script = (await buildEarlyScript(root)).find((o) => o.fileName === EARLY_FILE);
+          res.setHeader("Content-Type", "text/javascript");
+          res.end(script?.source ?? "");
+        } catch (err) {
+          next(err);
+        }
+      });
+    },
+    async generateBundle() {
+      for (const { fileName, source } of await buildEarlyScript(root)) this.emitFile({ type: "asset", fileName, source });
+    },
+  };
+}
+
 /**
  * The inventory screen's code, listed in the page's head (`<meta name="blez-inventory-code">`:
- * its chunk and the chunks it imports that the entry does not): public/early-catalogue.js preloads
+ * its chunk and the chunks it imports that the entry does not): the early script (earlyScript) preloads
  * them for a returning user whose first screen is the inventory, before the app's own code runs.
  */
 function inventoryCodeInHead(): Plugin {
@@ -35,9 +89,12 @@ function inventoryCodeInHead(): Plugin {
         const loaded = withImports(entry.fileName);
         const files = [...withImports(screen)].filter((file) => !loaded.has(file));
         // Right before the script that reads it.
-        const script = '<script src="/early-catalogue.js"></script>';
-        if (!html.includes(script)) throw new Error("inventoryCodeInHead: index.html has no early-catalogue.js script");
-        return html.replace(script, `<meta name="blez-inventory-code" content="${files.map((f) => `/${f}`).join(" ")}" />\n    ${script}`);
+        const script = /<script src="\/early-catalogue\.js"[^>]*><\/script>/;
+        if (!script.test(html)) throw new Error("inventoryCodeInHead: index.html has no early-catalogue.js script");
+        return html.replace(
+          script,
+          (tag) => `<meta name="blez-inventory-code" content="${files.map((f) => `/${f}`).join(" ")}" />\n    ${tag}`,
+        );
       },
     },
   };
@@ -52,6 +109,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    earlyScript(),
     inventoryCodeInHead(),
     // An installable app: a web app manifest and a service worker (Workbox) that keeps the built
     // app, so it opens from the home screen without the network. Registered by main.tsx in
@@ -79,8 +137,10 @@ export default defineConfig({
         // The app itself (not source maps, not the .br/.gz copies); the barcode decoder's
         // WebAssembly is kept once used (below), not downloaded with every install.
         globPatterns: ["**/*.{js,css,html,png,svg,ico,webmanifest}"],
+        // Every address of the app (/reports?from=..., /inventory/products/12) opens it offline too,
+        // as the server answers them (plugins/static.ts): not the API's, not a file's (/blez-ca.crt).
         navigateFallback: "/index.html",
-        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/socket\.io(\/|$)/],
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/socket\.io(\/|$)/, /\/[^/?]*\.[A-Za-z0-9]+(\?.*)?$/],
         runtimeCaching: [
           {
             urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith(".wasm"),

@@ -1,4 +1,5 @@
 import { HTTP_TIMEOUT_MS } from "../../contract/rules";
+import { takeEarlyAnswer } from "./early-requests";
 
 /** Every failed request as one error: its message, status, data, and whether it was the network, a timeout, 5xx or 4xx. */
 export class ApiError extends Error {
@@ -73,16 +74,8 @@ export interface ApiFetchOptions {
    * body is read as text and given to JSON.parse. A body it cannot read or parse is one that broke off.
    */
   parse?: (response: Response) => Promise<unknown>;
-  /** A GET the page's head may have sent already (public/early-catalogue.js): that answer, taken once, stands for this call's request. */
+  /** A GET the page's head may have sent already (lib/early-requests.ts): that answer, taken once, stands for this call's request. */
   early?: boolean;
-}
-
-/** The answer to a GET of `path` the page's head sent before the app loaded, taken once (undefined: none). */
-function takeEarlyAnswer(path: string): Promise<Response> | undefined {
-  const answers = (globalThis as { __blezEarlyAnswers?: Record<string, Promise<Response> | undefined> }).__blezEarlyAnswers;
-  const answer = answers?.[path];
-  if (answers) answers[path] = undefined;
-  return answer;
 }
 
 /**

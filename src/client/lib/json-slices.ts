@@ -9,8 +9,8 @@ const BETWEEN = '},{"';
  * The text of a JSON array of objects, parsed a slice at a time as it comes. The text is cut
  * where an object seems to end; a cut that is not between two elements (inside a string or a
  * nested array) leaves an element unfinished, so that slice does not parse and the next cut is
- * tried. Text in another layout is parsed in one go at the end. (public/early-catalogue.js, which
- * is not part of the bundle, has a copy of this: keep the two alike.)
+ * tried. Text in another layout is parsed in one go at the end. (The page's head script,
+ * early/early-catalogue.ts, parses the catalogue with this too.)
  */
 class ArraySlicer<T> {
   private readonly out: T[] = [];

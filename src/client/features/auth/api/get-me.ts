@@ -1,4 +1,5 @@
 import type { User } from "../../../../contract/users";
+import { EARLY_PATHS } from "../../../lib/early-requests";
 import { ApiError, apiFetch } from "../../../lib/http";
 
 /**
@@ -9,8 +10,8 @@ import { ApiError, apiFetch } from "../../../lib/http";
  */
 export async function getMe(signal?: AbortSignal): Promise<User | null> {
   try {
-    // A returning user's first check was sent from the page's head (public/early-catalogue.js).
-    const body = await apiFetch<{ user: User }>("/api/auth/me", { signal, early: true });
+    // A returning user's first check was sent from the page's head (lib/early-requests.ts).
+    const body = await apiFetch<{ user: User }>(EARLY_PATHS.me, { signal, early: true });
     return body.user ?? null;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;

@@ -1,5 +1,6 @@
 import type { Product, ProductsSince } from "../../../../contract/products";
-import { CATALOGUE_REVISION_HEADER, FIRST_PAGE_PRODUCTS, HTTP_TIMEOUT_MS } from "../../../../contract/rules";
+import { CATALOGUE_REVISION_HEADER, HTTP_TIMEOUT_MS } from "../../../../contract/rules";
+import { EARLY_PATHS, takeEarlyCatalogue } from "../../../lib/early-requests";
 import { apiFetch, apiRequest } from "../../../lib/http";
 import { withRetries } from "../../../lib/retry";
 
@@ -11,26 +12,12 @@ export interface ProductList {
   revision: number | null;
 }
 
-/** The catalogue `/early-catalogue.js` asked for (and parsed) before the app loaded, for this user; null: it failed. */
-interface EarlyCatalogue {
-  userId: number;
-  list: Promise<{ products: Product[]; revision: string | null } | null>;
-}
-
-/** The early list, taken once (whoever asks first), and only for the user it was asked for. */
-function takeEarlyCatalogue(userId: number | undefined): EarlyCatalogue["list"] | null {
-  const w = globalThis as { __blezEarlyCatalogue?: EarlyCatalogue };
-  const early = w.__blezEarlyCatalogue;
-  w.__blezEarlyCatalogue = undefined;
-  return early && userId !== undefined && early.userId === userId ? early.list : null;
-}
-
 /**
  * GET /api/products?limit=FIRST_PAGE_PRODUCTS: the list's first products, to show while the whole
  * list downloads (the early script's answer when it asked). Not retried: the whole list follows anyway.
  */
 export function listFirstProducts(): Promise<Product[]> {
-  return apiFetch<Product[]>(`/api/products?limit=${FIRST_PAGE_PRODUCTS}`, { early: true });
+  return apiFetch<Product[]>(EARLY_PATHS.firstPage, { early: true });
 }
 
 const revisionOf = (value: string | null): number | null => {
@@ -43,7 +30,7 @@ const revisionOf = (value: string | null): number | null => {
  * names (the store catches up with ?since= right after). The list (23 MB of JSON at 100,000
  * products) is parsed in slices as it downloads, so the page keeps painting and taking input
  * meanwhile; the parser loads beside the download, not with the first screen. When the page asked for it before
- * the app loaded (`/early-catalogue.js`, for `userId`), that list is taken if it came; anything
+ * the app loaded (the early script, for `userId`), that list is taken if it came; anything
  * else (an error status, a network failure, a body that does not parse, 10 s without it) asks
  * again here, through apiRequest and its rules.
  */
@@ -59,7 +46,7 @@ export async function listProducts(userId?: number): Promise<ProductList> {
       // asked again below
     }
   }
-  const { data, headers } = await withRetries(() => apiRequest<Product[]>("/api/products?catch_up=true", { parse }), RETRY_DELAYS_MS);
+  const { data, headers } = await withRetries(() => apiRequest<Product[]>(EARLY_PATHS.catalogue, { parse }), RETRY_DELAYS_MS);
   return { products: data, revision: revisionOf(headers.get(CATALOGUE_REVISION_HEADER)) };
 }
 
