@@ -88,7 +88,7 @@ export async function commitImport(ctx: ServiceContext, deps: ImportDeps, id: st
   if (gap >= 0) throw badRequest(`Part ${gap} is missing`);
   const committed = await withTransaction(ctx.db, (tx) => markCommitting(tx, id));
   if (!committed) throw conflict("This import is already committed");
-  void deps.runner.run(id);
+  deps.runner.runInBackground(id);
   return jobView({ ...job, status: "committing" });
 }
 

@@ -105,6 +105,18 @@ export class ImportRunner {
     return run;
   }
 
+  /**
+   * run() for callers that do not wait for it (a commit's answer, the resume poller): a failure to
+   * start (the claim's statement refused, the database gone) is logged and the import is left for
+   * the next look, never thrown past them, where nothing would catch it and the process would end.
+   */
+  runInBackground(id: string, force = false): void {
+    this.run(id, force, undefined).catch((err) => {
+      if (isDatabaseUnavailable(err)) this.log.warn({ err, importId: id }, "an import could not be started: the database is unavailable");
+      else this.log.error({ err, importId: id }, "an import could not be started; it is tried again later");
+    });
+  }
+
   /** Whether this process is writing an import (the catalogue's background builds wait meanwhile). */
   get writing(): boolean {
     return this.running.size > 0;
@@ -119,7 +131,7 @@ export class ImportRunner {
 
   private async resumeWaiting(force: boolean): Promise<void> {
     try {
-      for (const id of await claimableJobs(this.database.bulk.db, force)) void this.run(id, force);
+      for (const id of await claimableJobs(this.database.bulk.db, force)) this.runInBackground(id, force);
     } catch (err) {
       if (!isDatabaseUnavailable(err)) this.log.error({ err }, "looking for imports to resume failed");
     }
