@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { migratedDataDir } from "../../test/templates.js";
 import { openPglite } from "../client.js";
+import { processRunning } from "./data-dir-lock.js";
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -80,6 +82,33 @@ describe("the embedded database", { timeout: 120_000 }, () => {
     // Closed: the folder is free again.
     const again = await openPglite(dir);
     await again.close();
+  });
+
+  it("ends by itself, closing the database cleanly, when its server dies while it opens", async () => {
+    const dir = migratedDir();
+    const log = join(freshDir(), "host.log");
+    const out = openSync(log, "w");
+    // A stand-in server: starts the database process and dies at once, while PGlite still opens.
+    const host = fileURLToPath(new URL("./host.ts", import.meta.url));
+    const socket = join(freshDir(), ".s.PGSQL.5432");
+    const parent = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `const c = require("node:child_process").fork(${JSON.stringify(host)}, [${JSON.stringify(socket)}, "2", ${JSON.stringify(dir)}], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }); process.stdout.write(String(c.pid)); process.exit(0);`,
+      ],
+      { encoding: "utf8", stdio: ["ignore", "pipe", out] },
+    );
+    closeSync(out);
+    const pid = Number(parent.stdout);
+    expect(pid).toBeGreaterThan(0);
+    const deadline = Date.now() + 90_000;
+    while (processRunning(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(processRunning(pid)).toBe(false);
+    // It closed on its own: no error about the IPC channel it could no longer answer on.
+    expect(readFileSync(log, "utf8")).toBe("");
+    const database = await openPglite(dir);
+    await database.close();
   });
 
   it("takes over a lock left by servers that no longer run", async () => {

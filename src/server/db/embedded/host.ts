@@ -10,6 +10,13 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
+/**
+ * A close that has not finished in this time (a client connection that never lets go) ends the
+ * process anyway: the data folder's lock is held until it exits, and a restarted server is
+ * waiting for it (up to 15 s). Committed work is in the write-ahead log either way.
+ */
+const CLOSE_LIMIT_MS = 10_000;
+
 async function main() {
   const [path, maxConnections, dataDir] = process.argv.slice(2);
   if (!path || !maxConnections) throw new Error("usage: host.ts SOCKET_PATH MAX_CONNECTIONS [DATA_DIR]");
@@ -20,6 +27,7 @@ async function main() {
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      setTimeout(() => process.exit(1), CLOSE_LIMIT_MS);
       await server.stop().catch(() => {});
       await db.close().catch(() => {});
       process.exit(0);
@@ -33,6 +41,8 @@ async function main() {
   process.on("disconnect", () => void close());
   process.on("SIGTERM", () => void close());
   process.on("SIGINT", () => {}); // Ctrl-C reaches the whole process group: the parent decides when to close.
+  // The parent died while the database opened (its disconnect came before the listener above).
+  if (!process.connected) return void close();
   process.send?.({ ready: true });
 }
 
