@@ -61,7 +61,8 @@ function Shell() {
   // What the screen shows: the opener behind a product's dialog when this user may see it, else the address.
   const openerLanding = productId !== undefined && opened ? landing(opened.pathname, role, permissions) : null;
   const behind = openerLanding?.redirect === null ? opened : null;
-  const screen = behind ?? (productId !== undefined ? { pathname: VIEW_PATHS.inventory, search: "" } : location);
+  // Opened from a link: over the inventory, whose query the product's address then carries.
+  const screen = behind ?? (productId !== undefined ? { pathname: VIEW_PATHS.inventory, search: location.search } : location);
   const view = behind && openerLanding ? openerLanding.place.view : here.place.view;
 
   useEffect(() => {
@@ -95,17 +96,19 @@ function Shell() {
     },
     [behind, location, navigate],
   );
-  // Over the screen as the address has it now (a query the screen has just written included).
-  const openProduct = useCallback(
-    (id: number) =>
-      navigate(productPath(id), { state: { opener: { pathname: window.location.pathname, search: window.location.search } } }),
-    [navigate],
-  );
+  // Over the screen as the address has it now (a query the screen has just written included). The
+  // same function for good (each row of the inventory is handed it): navigate changes with the path.
+  const navigateNow = useRef(navigate);
+  navigateNow.current = navigate;
+  const openProduct = useCallback((id: number) => {
+    const opener = { pathname: window.location.pathname, search: window.location.search };
+    navigateNow.current(productPath(id), { state: { opener } });
+  }, []);
   // Opened here: Back to where it was opened. Opened from a link: the inventory.
   const closeProduct = useCallback(() => {
     if (opened) navigate(-1);
-    else navigate(VIEW_PATHS.inventory, { replace: true });
-  }, [opened, navigate]);
+    else navigate({ pathname: VIEW_PATHS.inventory, search: location.search }, { replace: true });
+  }, [opened, navigate, location.search]);
   const openOrder = useCallback(
     (id: number) => navigate(orderPath(id), { state: { opener: { pathname: VIEW_PATHS.orders, search: "" } } }),
     [navigate],
