@@ -2,7 +2,7 @@ import fastifyCompress from "@fastify/compress";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./body-limits.js";
 import type { Config, TrustProxy } from "./config.js";
 import type { Database, Db } from "./db/client.js";
@@ -27,6 +27,7 @@ import { tokensRoutes } from "./modules/tokens/tokens.routes.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
 import { WebhookWorker } from "./modules/webhooks/webhook-worker.js";
 import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.js";
+import { openapiTransform } from "./openapi.js";
 import { apiAuth } from "./plugins/auth.js";
 import { registerErrorHandler } from "./plugins/errors.js";
 import { jsonBody } from "./plugins/json-body.js";
@@ -157,6 +158,8 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: "Blez Inventory API", version: "1.0.0" },
+      // The paths start with /api on the origin that serves the app: a generated client needs only that origin.
+      servers: [{ url: "/", description: "The origin serving the app (its address on the shop's network or behind its proxy)" }],
       components: {
         securitySchemes: {
           session: { type: "apiKey", in: "cookie", name: "blez_session" },
@@ -168,7 +171,8 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
         },
       },
     },
-    transform: jsonSchemaTransform,
+    // zod schemas to JSON Schema, plus every operation's operationId and the public routes' `security: []`.
+    transform: openapiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
 

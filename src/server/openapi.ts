@@ -1,3 +1,6 @@
+import type { SwaggerTransform } from "@fastify/swagger";
+import type { FastifySchema } from "fastify";
+import { jsonSchemaTransform } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { errorBodySchema } from "../contract/errors.js";
 
@@ -37,3 +40,102 @@ export function errorAnswers<S extends ErrorStatus>(...statuses: S[]): Record<S,
 export function describedError<T extends z.ZodType>(status: ErrorStatus, schema: T): T {
   return schema.describe(ERROR_DESCRIPTIONS[status]);
 }
+
+/**
+ * Every operation's `operationId` (resource and verb), by "METHOD /path" as the document writes
+ * it: the names client generators give their functions, so they are chosen here once rather than
+ * derived from paths (`/api/audit/product/{id}` and `/api/products/{id}` would both become
+ * something about products). A route missing here gets a name derived from its method and path
+ * (operationIdOf) and a test asks for an entry.
+ */
+export const OPERATION_IDS: Readonly<Record<string, string>> = {
+  "GET /api/health": "getHealth",
+  "POST /api/auth/login": "login",
+  "POST /api/auth/logout": "logout",
+  "GET /api/auth/me": "getCurrentUser",
+  "GET /api/auth/verify-permissions": "getPermissions",
+  "GET /api/auth/socket-token": "createSocketToken",
+  "GET /api/auth/users": "listUsers",
+  "POST /api/auth/users": "createUser",
+  "PUT /api/auth/users/{id}/status": "updateUserStatus",
+  "PUT /api/auth/users/{id}/password": "updateUserPassword",
+  "GET /api/products": "listProducts",
+  "POST /api/products": "createProduct",
+  "GET /api/products/barcode/{barcode}": "getProductByBarcode",
+  "PUT /api/products/{id}": "updateProduct",
+  "PUT /api/products/{id}/quantity": "updateProductQuantity",
+  "POST /api/products/shop-code": "createShopCode",
+  "PUT /api/products/{id}/status": "updateProductStatus",
+  "GET /api/settings": "getSettings",
+  "POST /api/products/{id}/photos": "addProductPhoto",
+  "PUT /api/products/{id}/photos": "reorderProductPhotos",
+  "DELETE /api/products/{id}/photos/{photo}": "deleteProductPhoto",
+  "GET /api/media/{name}": "getMediaFile",
+  "POST /api/products/import": "importProducts",
+  "POST /api/products/import/jobs": "createImportJob",
+  "PUT /api/products/import/jobs/{id}/parts/{part}": "putImportJobPart",
+  "POST /api/products/import/jobs/{id}/commit": "commitImportJob",
+  "GET /api/products/import/jobs/{id}": "getImportJob",
+  "GET /api/imports": "listImports",
+  "POST /api/imports/{id}/undo": "undoImport",
+  "GET /api/audit/products": "listProductAudit",
+  "GET /api/audit/product/{id}": "listProductAuditOfProduct",
+  "GET /api/audit/quantity": "listQuantityAudit",
+  "GET /api/audit/quantity/{id}": "listQuantityAuditOfProduct",
+  "GET /api/audit/users": "listAuditUsers",
+  "POST /api/shows": "startShow",
+  "GET /api/shows": "listShows",
+  "GET /api/shows/current": "getCurrentShow",
+  "GET /api/shows/{id}": "getShow",
+  "POST /api/shows/{id}/end": "endShow",
+  "GET /api/shows/{id}/csv": "getShowCsv",
+  "POST /api/tokens": "createToken",
+  "GET /api/tokens": "listTokens",
+  "DELETE /api/tokens/{id}": "revokeToken",
+  "POST /api/orders": "createOrder",
+  "GET /api/orders": "listOrders",
+  "GET /api/orders/{id}": "getOrder",
+  "POST /api/orders/{id}/cancel": "cancelOrder",
+  "GET /api/reports/sales": "getSalesReport",
+  "GET /api/reports/top-sellers": "getTopSellersReport",
+  "GET /api/reports/stock-value": "getStockValueReport",
+  "GET /api/reports/slow-movers": "getSlowMoversReport",
+  "GET /api/reports/reorder": "getReorderReport",
+  "GET /api/reports/shows": "getShowsReport",
+  "POST /api/webhooks": "createWebhook",
+  "GET /api/webhooks": "listWebhooks",
+  "PUT /api/webhooks/{id}": "updateWebhook",
+  "DELETE /api/webhooks/{id}": "deleteWebhook",
+  "POST /api/webhooks/{id}/test": "testWebhook",
+  "GET /api/webhooks/{id}/deliveries": "listWebhookDeliveries",
+  "POST /api/webhooks/{id}/deliveries/{delivery}/retry": "retryWebhookDelivery",
+};
+
+/** A route's path as the document writes it: Fastify's `:id` parameters as `{id}`. */
+export function documentPath(url: string): string {
+  return url.replace(/:(\w+)/g, "{$1}");
+}
+
+/** A route's `operationId`: its OPERATION_IDS entry, else its method and path's words in camelCase (`postApiThingsId`). */
+export function operationIdOf(method: string, path: string): string {
+  const named = OPERATION_IDS[`${method.toUpperCase()} ${path}`];
+  if (named) return named;
+  const words = [method, ...path.split(/[^A-Za-z0-9]+/)].filter(Boolean).map((w) => w.toLowerCase());
+  return words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join("");
+}
+
+/**
+ * The swagger `transform` of every route: the zod schemas to JSON Schema (fastify-type-provider-zod),
+ * then the route's operationId and, for the public routes (`config.public`: sign-in, sign-out,
+ * health), `security: []`, so a generated client knows they need neither a session nor a token.
+ */
+export const openapiTransform: SwaggerTransform = (input) => {
+  const { schema, url } = jsonSchemaTransform(input);
+  const method = [input.route.method].flat()[0] ?? "GET";
+  const path = documentPath(url);
+  const publicRoute = (input.route.config as { public?: boolean } | undefined)?.public === true;
+  return {
+    schema: { ...schema, operationId: operationIdOf(method, path), ...(publicRoute ? { security: [] } : {}) } as FastifySchema,
+    url,
+  };
+};
