@@ -24,16 +24,32 @@ export const SLOW_MOVER_DAYS = [30, 60, 90] as const;
 /** The longest range a report answers (a little over two years of days). */
 export const REPORT_MAX_DAYS = 800;
 
-/** A product is to be reordered when its stock is at or under its reorder point. */
-export function atOrUnderReorderPoint(quantity: number, reorderPoint: number | null): boolean {
-  return reorderPoint !== null && quantity <= reorderPoint;
+/** A product's stock and reorder point, as the reorder rule reads them. */
+export interface StockLevel {
+  quantity: number;
+  reorderPoint: number | null;
 }
 
-/** A change that takes a product to or under its reorder point (it was above it, or had none, before). */
-export function reachedReorderPoint(
-  before: { quantity: number; reorderPoint: number | null },
-  after: { quantity: number; reorderPoint: number | null },
-): boolean {
+export const stockLevel = (p: { quantity_on_hand: number; reorder_point?: number | null }): StockLevel => ({
+  quantity: p.quantity_on_hand,
+  reorderPoint: p.reorder_point ?? null,
+});
+
+/**
+ * The reorder rule. The database has it as SQL functions (migration 0020): the "To reorder"
+ * report and the `product.low_stock` webhook's trigger use those; these mirror them for the
+ * server's low-stock toast and the screens (reorder-rule.test.ts holds both to one table of cases).
+ * A product is to be reordered when its stock is at or under its reorder point (at_or_under_reorder_point).
+ */
+export function atOrUnderReorderPoint(quantity: number, reorderPoint: number | null | undefined): boolean {
+  return reorderPoint !== null && reorderPoint !== undefined && quantity <= reorderPoint;
+}
+
+/**
+ * A change reached the reorder point when it left the product at or under its point and it was
+ * not there before (reached_reorder_point): a fall to the point, or a point raised to or over the stock.
+ */
+export function reachedReorderPoint(before: StockLevel, after: StockLevel): boolean {
   return atOrUnderReorderPoint(after.quantity, after.reorderPoint) && !atOrUnderReorderPoint(before.quantity, before.reorderPoint);
 }
 

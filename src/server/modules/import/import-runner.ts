@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
+import type { Product } from "../../../contract/products.js";
 import type { Database } from "../../db/client.js";
 import { peopleSeenWithin, yieldToPeople } from "../../db/people-first.js";
 import { type AfterCommit, withTransaction } from "../../db/tx.js";
 import type { EventBus } from "../../events.js";
 import { isDatabaseUnavailable } from "../../plugins/errors.js";
-import { BatchRaced, type BatchWritten, planBatch, writeBatch } from "./import-batch.js";
+import { stockChanged } from "../products/product-changes.js";
+import { planBatch } from "./import.plan.js";
+import { BatchRaced, type BatchWritten, writeBatch } from "./import-batch.js";
 import {
   type BatchOutcome,
   claimableJobs,
@@ -238,9 +241,9 @@ export class ImportRunner {
     const accept = (written: BatchWritten, afterCommit: AfterCommit) => {
       if (!written.moved) throw new LeaseLost();
       if (written.revision !== null) {
-        const revision = written.revision;
+        const { revision, reached } = written;
         const count = written.created + written.updated;
-        afterCommit(() => event.add(count, revision));
+        afterCommit(() => event.add(count, revision, reached));
       }
     };
     // The diagnostics' pause is inside a transaction (a crash can land in the middle of a batch).
@@ -273,10 +276,15 @@ export function nextBatchSize(size: number, tookMs: number, options: Pick<Import
   return Math.min(options.maxBatchRows, Math.max(MIN_BATCH_ROWS, Math.min(fits, Math.ceil(size * 1.5))));
 }
 
-/** The `products_imported` event of an import's batches, sent at most every `everyMs` with their count and the latest revision. */
+/**
+ * An import's batches told to stockChanged at most every `everyMs`: their count, the latest
+ * revision (one `products_imported` event: screens catch up with ?since=) and the products that
+ * reached their reorder point (a low-stock toast each, with the event that shows their new stock).
+ */
 class ThrottledEvent {
   private count = 0;
   private revision = 0;
+  private reached: Product[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -285,9 +293,10 @@ class ThrottledEvent {
     private readonly everyMs: number,
   ) {}
 
-  add(count: number, revision: number): void {
+  add(count: number, revision: number, reached: Product[]): void {
     this.count += count;
     this.revision = Math.max(this.revision, revision);
+    this.reached.push(...reached);
     this.timer ??= setTimeout(() => this.flush(), this.everyMs);
   }
 
@@ -295,12 +304,9 @@ class ThrottledEvent {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.count === 0) return;
-    this.events.emit("inventory_update", {
-      type: "products_imported",
-      data: { count: this.count, revision: this.revision, updated_by: this.job.userName },
-      timestamp: new Date().toISOString(),
-      userId: this.job.userId ?? 0,
-    });
+    const author = { events: this.events, actor: { id: this.job.userId ?? 0, username: this.job.userName } };
+    stockChanged(author, { type: "products_imported", count: this.count, revision: this.revision, reached: this.reached });
     this.count = 0;
+    this.reached = [];
   }
 }

@@ -5,7 +5,7 @@ import type { ServiceContext } from "../../context.js";
 import { yieldToPeople } from "../../db/people-first.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
-import { type AuditedValues, auditedValues, emitInventoryUpdate } from "../products/product-changes.js";
+import { type AuditedValues, auditedValues, stockChanged } from "../products/product-changes.js";
 import { changesAfter, type Importer, importAuditEntries, lockProductsById, type ProductUpdate, writeProducts } from "./import.repo.js";
 import { type ImportDeps, summaryOf } from "./import-jobs.js";
 import { findJob, markUndone } from "./import-jobs.repo.js";
@@ -67,12 +67,12 @@ export async function undoImport(ctx: ServiceContext, deps: ImportDeps, id: stri
       if (updates.length === 0) return;
       const written = await writeProducts(tx, who, [], updates);
       if (written === "raced" || written.revision === null) throw new Error("undo: the changes were not written");
-      const revision = written.revision;
+      const { revision, reached } = written;
       for (const u of updates) {
         if (u.action === "DISABLE") result.disabled++;
         else result.reverted++;
       }
-      afterCommit(() => emitInventoryUpdate(ctx, "products_imported", { count: updates.length, revision }));
+      afterCommit(() => stockChanged(ctx, { type: "products_imported", count: updates.length, revision, reached }));
     });
   }
   const undone = await findJob(ctx.db, id);

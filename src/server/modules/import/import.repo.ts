@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
 import type { ImportField } from "../../../contract/import.js";
+import type { Product } from "../../../contract/products.js";
 import { DETAIL_FIELDS } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema.js";
@@ -102,6 +103,8 @@ export interface ProductUpdate {
 export interface ProductsWritten {
   created: number;
   updated: number;
+  /** The changed products that reached their reorder point (reached_reorder_point(), migration 0020), as committed. */
+  reached: Product[];
   /** The revision the changes got (take_revision()); null when there was nothing to write. */
   revision: number | null;
   /** Whether the `then` part's `moved` answered a row (true without one). */
@@ -130,7 +133,7 @@ export async function writeProducts(
   then?: SQL,
 ): Promise<ProductsWritten | "raced"> {
   const writes = creates.length + updates.length > 0;
-  if (!writes && !then) return { created: 0, updated: 0, revision: null, moved: true };
+  if (!writes && !then) return { created: 0, updated: 0, reached: [], revision: null, moved: true };
   const ctes: SQL[] = [];
   // First, so that the writes can wait for it: they happen only if `moved` answers a row.
   if (then) ctes.push(then);
@@ -146,15 +149,19 @@ export async function writeProducts(
       select ${writes ? sql`(select r from rev)` : sql`null`}::bigint as revision,
         ${creates.length > 0 ? sql`(select count(*) from created)` : sql`0`}::int as created,
         ${updates.length > 0 ? sql`(select count(*) from updated)` : sql`0`}::int as updated,
+        ${updates.length > 0 ? sql`(select string_agg(reached, ',') from updated)` : sql`null`}::text as reached,
         ${then ? sql`(select count(*) from moved)` : sql`1`}::int as moved`);
   } catch (err) {
     if (isUniqueViolation(err)) return "raced";
     throw err;
   }
-  const [row] = rowsOf<{ revision: string | number | null; created: number; updated: number; moved: number }>(result);
+  const [row] = rowsOf<{ revision: string | number | null; created: number; updated: number; reached: string | null; moved: number }>(
+    result,
+  );
   return {
     created: Number(row?.created ?? 0),
     updated: Number(row?.updated ?? 0),
+    reached: row?.reached ? (JSON.parse(`[${row.reached}]`) as Product[]) : [],
     revision: row?.revision == null ? null : Number(row.revision),
     moved: Number(row?.moved ?? 0) > 0,
   };
@@ -198,7 +205,12 @@ function createCtes(who: Importer, rows: NewProduct[], only: SQL): SQL {
       )`;
 }
 
-/** The locked products changed, their audit rows and, where the stock changes, their quantity rows; none unless `only` holds. */
+/**
+ * The locked products changed, their audit rows and, where the stock changes, their quantity rows;
+ * none unless `only` holds. Each changed product that reached its reorder point comes back as its
+ * JSON (`reached`): its stock and point before are the old values read under the lock (`u.old`)
+ * for the fields the row sets, the row's own for the others.
+ */
 function updateCtes(who: Importer, updates: ProductUpdate[], only: SQL): SQL {
   const rows = updates.map((u) => ({ ...u.new, id: u.id, action: u.action, fields: u.fields, old: u.old, new: u.new }));
   return sql`
@@ -211,7 +223,12 @@ function updateCtes(who: Importer, updates: ProductUpdate[], only: SQL): SQL {
           ${columnList((f) => `${f} = case when '${f}' = any(u.fields) then u.${f} else p.${f} end`)},
           version = p.version + 1, revision = (select r from rev), updated_at = now()
         from u where p.id = u.id and ${only}
-        returning p.id, p.product_name, p.barcode, p.version
+        returning p.id, p.product_name, p.barcode, p.version,
+          case when reached_reorder_point(
+            case when 'quantity_on_hand' = any(u.fields) then (u.old->>'quantity_on_hand')::int else p.quantity_on_hand end,
+            case when 'reorder_point' = any(u.fields) then (u.old->>'reorder_point')::int else p.reorder_point end,
+            p.quantity_on_hand, p.reorder_point)
+          then product_json_text(p) end as reached
       ),
       updated_audit as (
         insert into product_audit (product_id, product_name, barcode, action, user_id, user_name,

@@ -7,7 +7,7 @@ import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
-import { emitInventoryUpdate, productEventData } from "../products/product-changes.js";
+import { type CommittedProduct, stockChanged } from "../products/product-changes.js";
 import { applyQuantityChange } from "../products/products.repo.js";
 import { enqueueWebhookEvent } from "../webhooks/webhooks.repo.js";
 import {
@@ -81,6 +81,12 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[]): Order {
 
 function emitOrderUpdate(ctx: ServiceContext, type: OrderUpdate["type"], order: Order): void {
   ctx.events.emit("order_update", { type, order, timestamp: new Date().toISOString(), userId: ctx.actor.id });
+}
+
+/** A line's stock change as committed: like a tap, it moved the stock by `delta` and left the reorder point. */
+function lineChange(product: Product, delta: number): CommittedProduct {
+  const before = { quantity: product.quantity_on_hand - delta, reorderPoint: product.reorder_point ?? null };
+  return { product, before, extra: { quantity_change: delta } };
 }
 
 interface ResolvedLine {
@@ -184,7 +190,7 @@ export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promis
       });
     }
 
-    const changed: Array<{ product: Product; quantity: number }> = [];
+    const changed: CommittedProduct[] = [];
     for (const line of lines) {
       const answer = await applyQuantityChange(tx, {
         productId: line.productId,
@@ -198,7 +204,7 @@ export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promis
       });
       // Locked and checked above: a refusal here would be a bug, and rolls the whole order back.
       if (!("id" in answer.body)) throw conflict(ORDER_MESSAGES.refused(1));
-      changed.push({ product: answer.body, quantity: line.quantity });
+      changed.push(lineChange(answer.body, -line.quantity));
     }
     const lineRows = lines.map((line, i) => {
       const product = (changed[i] as { product: Product }).product;
@@ -217,9 +223,7 @@ export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promis
     // The outbox, in the order's transaction (its lines' stock changes are written by the audit's trigger).
     await enqueueWebhookEvent(tx, "order.created", { order });
     afterCommit(() => {
-      for (const { product, quantity } of changed) {
-        emitInventoryUpdate(ctx, "quantity_changed", productEventData(product, { quantity_change: -quantity }));
-      }
+      stockChanged(ctx, { type: "quantity_changed", products: changed });
       emitOrderUpdate(ctx, "order_created", order);
     });
     return { order, created: true };
@@ -251,7 +255,7 @@ export async function cancelOrder(ctx: ServiceContext, id: number): Promise<Orde
     const ids = [...new Set(lines.flatMap((l) => (l.productId === null ? [] : [l.productId])))].sort((a, b) => a - b);
     await lockProductsInIdOrder(tx, ids);
     const failed: FailedLine[] = [];
-    const changed: Array<{ product: Product; quantity: number }> = [];
+    const changed: CommittedProduct[] = [];
     for (const line of lines) {
       const answer = await applyQuantityChange(tx, {
         productId: line.productId ?? undefined,
@@ -263,16 +267,14 @@ export async function cancelOrder(ctx: ServiceContext, id: number): Promise<Orde
         orderId: id,
         unitPrice: line.unitPrice,
       });
-      if ("id" in answer.body) changed.push({ product: answer.body, quantity: line.quantity });
+      if ("id" in answer.body) changed.push(lineChange(answer.body, line.quantity));
       else failed.push({ index: line.line, barcode: line.barcode, requested: line.quantity, available: 0 });
     }
     if (failed.length > 0) throw conflict(ORDER_MESSAGES.cannotRestock(failed.length), { lines: failed });
     const order = toOrder(row, lines);
     await enqueueWebhookEvent(tx, "order.cancelled", { order });
     afterCommit(() => {
-      for (const { product, quantity } of changed) {
-        emitInventoryUpdate(ctx, "quantity_changed", productEventData(product, { quantity_change: quantity }));
-      }
+      stockChanged(ctx, { type: "quantity_changed", products: changed });
       emitOrderUpdate(ctx, "order_cancelled", order);
     });
     return order;

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.js";
 import { type AfterCommit, withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { insertProductAudit } from "../audit/audit.repo.js";
-import { emitInventoryUpdate, productAuditRow, productEventData } from "../products/product-changes.js";
+import { productAuditRow, stockChanged } from "../products/product-changes.js";
 import { toProduct } from "../products/products.presenter.js";
 import { lockProductById, MAX_ID, type ProductRow } from "../products/products.repo.js";
 import { mediaNameOf, mediaUrl, type PhotoFiles } from "./photo-files.js";
@@ -118,6 +118,6 @@ async function writePhotos(ctx: ServiceContext, tx: Db, afterCommit: AfterCommit
     productAuditRow(ctx, row, "UPDATE", { fields: ["photos"], oldValues: { photos: current.photos }, newValues: { photos: row.photos } }),
   ]);
   const product = toProduct(row);
-  afterCommit(() => emitInventoryUpdate(ctx, "product_updated", productEventData(product)));
+  afterCommit(() => stockChanged(ctx, { type: "product_updated", products: [{ product }] }));
   return product;
 }

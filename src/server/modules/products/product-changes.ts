@@ -1,9 +1,10 @@
 import type { ProductAuditAction, TransactionType } from "../../../contract/audit.js";
 import type { InventoryEventData, InventoryEventType } from "../../../contract/events.js";
 import type { Product } from "../../../contract/products.js";
-import { reachedReorderPoint } from "../../../contract/report-rules.js";
+import { reachedReorderPoint, type StockLevel, stockLevel } from "../../../contract/report-rules.js";
 import { DETAIL_FIELDS } from "../../../contract/rules.js";
 import type { ServiceContext } from "../../context.js";
+import type { EventBus } from "../../events.js";
 import type { ProductAuditInsert, QuantityAuditInsert } from "../audit/audit.repo.js";
 import type { ProductRow } from "./products.repo.js";
 
@@ -118,7 +119,7 @@ export function quantityAuditRow(
 }
 
 /** The event data of a change to one product: the spec's fields and the whole committed product. */
-export function productEventData(product: Product, extra: Partial<InventoryEventData> = {}): Omit<InventoryEventData, "updated_by"> {
+function productEventData(product: Product, extra: Partial<InventoryEventData> = {}): Omit<InventoryEventData, "updated_by"> {
   return {
     id: product.id,
     product_name: product.product_name,
@@ -129,27 +130,58 @@ export function productEventData(product: Product, extra: Partial<InventoryEvent
   };
 }
 
-/**
- * Raises `low_stock` when the change from `before` to `product` took it to or under its reorder
- * point (call it from an afterCommit callback only).
- */
-export function emitLowStockIfReached(
-  ctx: ServiceContext,
-  before: { quantity: number; reorderPoint: number | null },
-  product: Product,
-): void {
-  if (!reachedReorderPoint(before, { quantity: product.quantity_on_hand, reorderPoint: product.reorder_point })) return;
-  ctx.events.emit("low_stock", { product, timestamp: new Date().toISOString(), userId: ctx.actor.id, username: ctx.actor.username });
-  // The `product.low_stock` webhook delivery is written in the change's transaction by the quantity
-  // audit's trigger (migration 0013 quantity_audit_to_webhooks).
+/** A product as a change committed it. */
+export interface CommittedProduct {
+  product: Product;
+  /**
+   * Its stock and reorder point before the change, when the change could move either (a tap, an
+   * order line, an edit); left out for a new product (not a change of its stock: product_created
+   * says it) and for changes of other fields (status, photos).
+   */
+  before?: StockLevel;
+  /** The live event's extras: `quantity_change`, `idempotency_key`. */
+  extra?: Partial<InventoryEventData>;
 }
 
-/** Raises an `inventory_update` (call it from an afterCommit callback only). */
-export function emitInventoryUpdate(ctx: ServiceContext, type: InventoryEventType, data: Omit<InventoryEventData, "updated_by">): void {
-  ctx.events.emit("inventory_update", {
-    type,
-    data: { ...data, updated_by: ctx.actor.username },
-    timestamp: new Date().toISOString(),
-    userId: ctx.actor.id,
-  });
+/** What a writer tells `stockChanged` after its commit. */
+export type StockChange =
+  /** Products changed one by one: each raises its `inventory_update` of this type. */
+  | { type: Exclude<InventoryEventType, "products_imported">; products: CommittedProduct[] }
+  /**
+   * Many products in one statement (an import's batches, an undo): one `products_imported` event
+   * (screens catch up to `revision`), and `reached`: the products the statement found had reached
+   * their reorder point (reached_reorder_point() in its RETURNING, migration 0020).
+   */
+  | { type: "products_imported"; count: number; revision: number; reached: Product[] };
+
+/** Who made a change, as its live events name them: a request's actor, or the user an import runs for. */
+export interface ChangeAuthor {
+  events: EventBus;
+  actor: { id: number; username: string };
+}
+
+/**
+ * The one step after the commit of every change to products (call it from an afterCommit
+ * callback, or once the change's one statement has returned): the live `inventory_update`, and
+ * the managers' `low_stock` toast for each product the change took to or under its reorder point
+ * (the contract's reachedReorderPoint, the mirror of the SQL rule whose trigger writes the
+ * `product.low_stock` webhook in the change's own transaction, migration 0020). A new writer
+ * (trade-ins, stock takes) calls this and nothing else.
+ */
+export function stockChanged(by: ChangeAuthor, change: StockChange): void {
+  const timestamp = new Date().toISOString();
+  const emit = (type: InventoryEventType, data: Omit<InventoryEventData, "updated_by">) =>
+    by.events.emit("inventory_update", { type, data: { ...data, updated_by: by.actor.username }, timestamp, userId: by.actor.id });
+  const lowStock = (product: Product) =>
+    by.events.emit("low_stock", { product, timestamp, userId: by.actor.id, username: by.actor.username });
+
+  if (change.type === "products_imported") {
+    emit("products_imported", { count: change.count, revision: change.revision });
+    for (const product of change.reached) lowStock(product);
+    return;
+  }
+  for (const { product, before, extra } of change.products) {
+    emit(change.type, productEventData(product, extra));
+    if (before && reachedReorderPoint(before, stockLevel(product))) lowStock(product);
+  }
 }

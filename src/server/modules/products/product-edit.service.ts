@@ -7,15 +7,7 @@ import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { changesSinceVersion, insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
-import {
-  auditedValues,
-  emitInventoryUpdate,
-  emitLowStockIfReached,
-  FIELD_COLUMNS,
-  productAuditRow,
-  productEventData,
-  quantityAuditRow,
-} from "./product-changes.js";
+import { auditedValues, FIELD_COLUMNS, productAuditRow, quantityAuditRow, stockChanged } from "./product-changes.js";
 import { toProduct } from "./products.presenter.js";
 import { barcodeTaken, lockProductById, MAX_ID, type ProductRow, updateProduct as writeEdit } from "./products.repo.js";
 
@@ -64,10 +56,8 @@ export async function updateProduct(ctx: ServiceContext, id: number, input: Upda
     if (quantityChange !== 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, current.quantityOnHand, "edit", "Product edited")]);
     const product = toProduct(row);
     const extra = quantityChange !== 0 ? { quantity_change: quantityChange } : {};
-    afterCommit(() => {
-      emitInventoryUpdate(ctx, "product_updated", productEventData(product, extra));
-      emitLowStockIfReached(ctx, { quantity: current.quantityOnHand, reorderPoint: current.reorderPoint }, product);
-    });
+    const level = { quantity: current.quantityOnHand, reorderPoint: current.reorderPoint };
+    afterCommit(() => stockChanged(ctx, { type: "product_updated", products: [{ product, before: level, extra }] }));
     return product;
   });
 }

@@ -13,15 +13,7 @@ import type { CatalogueCache, CatalogueSnapshot, CatalogueSource } from "./catal
 import { CatalogueMirror } from "./catalogue-mirror.js";
 import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
 import type { JsonParts } from "./json-parts.js";
-import {
-  createdValues,
-  emitInventoryUpdate,
-  emitLowStockIfReached,
-  productAuditRow,
-  productEventData,
-  quantityAuditRow,
-  requirePermission,
-} from "./product-changes.js";
+import { createdValues, productAuditRow, quantityAuditRow, requirePermission, stockChanged } from "./product-changes.js";
 import { toProduct } from "./products.presenter.js";
 import {
   applyQuantityChange,
@@ -169,7 +161,7 @@ export async function createProduct(ctx: ServiceContext, input: CreateProductInp
     ]);
     if (row.quantityOnHand > 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, 0, "create", "Product created")]);
     const product = toProduct(row);
-    afterCommit(() => emitInventoryUpdate(ctx, "product_created", productEventData(product)));
+    afterCommit(() => stockChanged(ctx, { type: "product_created", products: [{ product }] }));
     return product;
   });
 }
@@ -200,7 +192,7 @@ export async function setProductStatus(ctx: ServiceContext, id: number, isActive
       }),
     ]);
     const product = toProduct(row);
-    afterCommit(() => emitInventoryUpdate(ctx, "status_changed", productEventData(product)));
+    afterCommit(() => stockChanged(ctx, { type: "status_changed", products: [{ product }] }));
     return product;
   });
 }
@@ -275,9 +267,10 @@ export async function changeQuantity(
   // Answers stored before migration 0003 carry their message.
   if ("error" in body) throw new AppError(answer.status, body.error);
   if (!answer.replayed) {
+    // Committed: the statement is its own transaction. A tap moves the stock by `delta`, never the point.
     const extra = idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey };
-    emitInventoryUpdate(ctx, "quantity_changed", productEventData(body, { quantity_change: delta, ...extra }));
-    emitLowStockIfReached(ctx, { quantity: body.quantity_on_hand - delta, reorderPoint: body.reorder_point }, body);
+    const before = { quantity: body.quantity_on_hand - delta, reorderPoint: body.reorder_point ?? null };
+    stockChanged(ctx, { type: "quantity_changed", products: [{ product: body, before, extra: { quantity_change: delta, ...extra } }] });
   }
   return body;
 }

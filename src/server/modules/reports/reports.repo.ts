@@ -268,12 +268,12 @@ export async function slowMovers(db: Db, q: { since: Date; limit: number }) {
   };
 }
 
-/** Active products at or under their reorder point, by vendor and name. */
+/** Active products at or under their reorder point (the reorder rule, migration 0020), by vendor and name. */
 export async function reorderList(db: Db) {
   const result = await db.execute(sql`
     select p.id, p.barcode, p.product_name, p.vendor, p.quantity_on_hand, p.reorder_point, p.cost
     from products p
-    where p.reorder_point is not null and p.is_active and p.quantity_on_hand <= p.reorder_point
+    where p.is_active and at_or_under_reorder_point(p.quantity_on_hand, p.reorder_point)
     order by p.vendor, p.product_name, p.id`);
   return rowsOf<{
     id: number;
