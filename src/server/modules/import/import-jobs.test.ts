@@ -8,7 +8,8 @@ import { withTransaction } from "../../db/tx.js";
 import { signedIn } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { caller, newBarcode } from "../products/products.test-support.js";
-import { planBatch, writeBatch } from "./import-batch.js";
+import { planBatch } from "./import.plan.js";
+import { writeBatch } from "./import-batch.js";
 import { claimJob, findJob, insertJob, jobErrors, markCommitting, recordBatch } from "./import-jobs.repo.js";
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductAuditEntry } from "../../../contract/audit.js";
-import type { ImportResult } from "../../../contract/import.js";
+import type { ImportPreview, ImportResult } from "../../../contract/import.js";
 import type { ImportSummary, ImportUndoResult } from "../../../contract/imports.js";
 import type { Product } from "../../../contract/products.js";
 import { productAudit, quantityAudit } from "../../db/schema.js";
@@ -107,6 +107,80 @@ describe("an import row with the export's updated_at merges", () => {
   it("reports an updated_at that is not a date", async () => {
     const result = await importRows([{ barcode: newBarcode(), product_name: "X", vendor: "Y", updated_at: "yesterday-ish" }]);
     expect(result.errors).toEqual(["Row 2: Invalid updated_at (leave the export's value, or empty the cell)"]);
+  });
+});
+
+describe("a dry run of rows with updated_at", () => {
+  it("previews what the import then does: the same rows, actions, changes and errors", async () => {
+    const [sold, both, edited, same] = await Promise.all(
+      [0, 1, 2, 3].map(() => manager.create({ quantity_on_hand: 10, price: 500, location: "Case 1" })),
+    );
+    if (!sold || !both || !edited || !same) throw new Error("products not created");
+    const file = [sold, both, edited, same].map(exported);
+    // Since the export: sales on three of them, and a new price on one.
+    await sell(sold.id);
+    await sell(both.id);
+    await sell(same.id);
+    expect((await manager.put(`/api/products/${edited.id}`, { price: 700 })).statusCode).toBe(200);
+    const fresh = newBarcode("NEW");
+    const rows = [
+      // A new price; the stock left as exported keeps the sale.
+      { ...file[0], price: "6.00" },
+      // The stock changed in the file and since: left as it is and reported; the location applies.
+      { ...file[1], quantity_on_hand: "12", location: "Case 2" },
+      // The price changed in the file and since: reported, nothing else to do.
+      { ...file[2], price: "8.00" },
+      // As exported: the sale made since is not a change the file makes.
+      file[3],
+      { barcode: fresh, product_name: "New One", vendor: "Topps", quantity_on_hand: "4", updated_at: "" },
+      { ...file[0], price: "9.00" },
+    ];
+
+    const res = await manager.post("/api/products/import?dry_run=true", { products: rows });
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows: previewed, ...summary } = res.json<ImportPreview>();
+    const errors = [
+      "Row 3: quantity_on_hand changed since the export (file 12, now 9): left as it is",
+      "Row 4: price changed since the export (file 8.00, now 7.00): left as it is",
+      `Row 7: Duplicate barcode '${sold.barcode}' (already in row 2; only the first is imported)`,
+    ];
+    expect(summary).toEqual({ created: 1, updated: 2, skipped: 3, errors });
+    expect(previewed).toEqual([
+      { row: 2, barcode: sold.barcode, action: "update", changes: { price: [500, 600] }, error: null },
+      { row: 3, barcode: both.barcode, action: "update", changes: { location: ["Case 1", "Case 2"] }, error: errors[0] },
+      { row: 4, barcode: edited.barcode, action: "unchanged", changes: {}, error: errors[1] },
+      { row: 5, barcode: same.barcode, action: "unchanged", changes: {}, error: null },
+      {
+        row: 6,
+        barcode: fresh,
+        action: "create",
+        changes: {
+          barcode: [null, fresh],
+          product_name: [null, "New One"],
+          vendor: [null, "Topps"],
+          quantity_on_hand: [null, 4],
+          is_active: [null, true],
+        },
+        error: null,
+      },
+      { row: 7, barcode: sold.barcode, action: "invalid", changes: {}, error: errors[2] },
+    ]);
+
+    // The import does exactly that: the same counts and errors, and each previewed change and no other.
+    const result = await importRows(rows);
+    expect(result).toEqual({ ...summary, import_id: expect.any(String) });
+    const written = await t.app.db
+      .select({ productId: productAudit.productId, fields: productAudit.changedFields })
+      .from(productAudit)
+      .where(and(eq(productAudit.importId, result.import_id ?? ""), eq(productAudit.action, "UPDATE")));
+    expect(written.sort((a, b) => (a.productId ?? 0) - (b.productId ?? 0))).toEqual([
+      { productId: sold.id, fields: ["price"] },
+      { productId: both.id, fields: ["location"] },
+    ]);
+    expect(await product(sold.id)).toMatchObject({ price: 600, quantity_on_hand: 9 });
+    expect(await product(both.id)).toMatchObject({ quantity_on_hand: 9, location: "Case 2" });
+    expect(await product(edited.id)).toMatchObject({ price: 700 });
+    expect(await product(same.id)).toMatchObject({ quantity_on_hand: 9 });
   });
 });
 

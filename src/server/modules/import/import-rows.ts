@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { gtinKey } from "../../../contract/gtin.js";
 import { checkImportRow, type ImportRowInput, type RowCheck } from "../../../contract/import.js";
 import type { Database } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
+import { recordFirstRows } from "./import.plan.js";
 import { existingBarcodes } from "./import.repo.js";
 import { IMPORT_CHUNK_ROWS, type ImportBody } from "./import-body.js";
 import { chunkAt } from "./import-jobs.repo.js";
@@ -82,13 +82,7 @@ export class StoredImportRows {
       }
       if (!chunk) break;
       const checked = check(chunk, firstRowNumber);
-      checked.checks.forEach((c, i) => {
-        if (!c.ok) return;
-        const key = gtinKey(c.row.barcode);
-        if (firstRows.has(key)) return;
-        firstRows.set(key, firstRowNumber + chunk.start + i);
-        barcodes.push(c.row.barcode);
-      });
+      barcodes.push(...recordFirstRows(firstRows, checked.checks, firstRowNumber + chunk.start));
       kept?.push(checked);
       index = chunk.start + chunk.rows.length;
       if (barcodes.length >= EXISTING_PER_STATEMENT) {
