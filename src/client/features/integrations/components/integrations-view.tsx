@@ -27,6 +27,13 @@ export function IntegrationsView() {
           Integrations
         </h1>
         <p className="text-sm text-gray-700 dark:text-gray-300">Let your other sales channels and scripts keep one stock with this shop.</p>
+        <p className="text-sm text-gray-700 dark:text-gray-300">
+          Every call is described in the{" "}
+          <a href="/api/docs" target="_blank" rel="noopener" className="font-medium text-blue-700 underline dark:text-blue-400">
+            API documentation
+          </a>{" "}
+          (OpenAPI): try calls there with a token, or generate a client from its document.
+        </p>
       </div>
       <TokensSection />
       <WebhooksSection />
