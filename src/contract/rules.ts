@@ -10,7 +10,12 @@ export const NAME_MAX = 200;
 export const PASSWORD_MIN = 6;
 export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{3,50}$/;
 
-export const LOW_STOCK_MAX = 5;
+/**
+ * "Few left": 5 or fewer in stock, what the spec's "Low stock" badge and the quantity filter's
+ * 1-5 bucket mean. Not the reorder point, a per-product rule (report-rules.ts atOrUnderReorderPoint).
+ */
+export const FEW_LEFT_MAX = 5;
+export const fewLeft = (quantity: number): boolean => quantity <= FEW_LEFT_MAX;
 export const RECENT_PRODUCTS_MAX = 5;
 export const LIVE_TOASTS_MAX = 5;
 export const LIVE_TOAST_MS = 5000;
@@ -49,10 +54,13 @@ export const CSV_TEMPLATE_COLUMNS = [...CSV_COLUMNS, ...CSV_DETAIL_COLUMNS] as c
 export const CSV_TRUE_VALUES = ["true", "1", "yes", "on"] as const;
 export const CSV_IS_ACTIVE_VALUES = ["true", "false", "1", "0", "yes", "no"] as const;
 
-/** Quantity filter buckets: out of stock 0, low 1-5, normal 6-50, high above 50. */
+/**
+ * Quantity filter buckets: out of stock 0, low 1-5 (few left: the spec's label is "Low stock";
+ * `low` is also the value in the inventory's address), normal 6-50, high above 50.
+ */
 export const QUANTITY_BUCKETS = {
   out: { min: 0, max: 0 },
-  low: { min: 1, max: 5 },
+  low: { min: 1, max: FEW_LEFT_MAX },
   normal: { min: 6, max: 50 },
   high: { min: 51, max: Number.POSITIVE_INFINITY },
 } as const;

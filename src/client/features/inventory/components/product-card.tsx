@@ -1,7 +1,7 @@
 import { CloudOff } from "lucide-react";
 import { Fragment, memo } from "react";
 import type { Product } from "../../../../contract/products";
-import { LOW_STOCK_MAX } from "../../../../contract/rules";
+import { fewLeft } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { gradeText, setText } from "../../../lib/card-details";
 import { cn } from "../../../lib/cn";
@@ -24,10 +24,6 @@ export interface ProductCardProps extends ProductActionHandlers {
 
 /** The cover's box on a card: fixed, so a card is as tall before its photo loads as after. */
 const CARD_PHOTO_PX = 64;
-
-export function isLowStock(quantity: number): boolean {
-  return quantity <= LOW_STOCK_MAX;
-}
 
 /** One product: details, quantity -/+ (click or hold), Edit and Disable/Enable, swipe gestures. */
 export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
@@ -102,9 +98,7 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
                 {pending} pending
               </Badge>
             ) : null}
-            {isLowStock(shown) ? (
-              <Badge variant={shown <= 0 ? "danger" : "warning"}>{shown <= 0 ? "Out of stock" : "Low stock"}</Badge>
-            ) : null}
+            {fewLeft(shown) ? <Badge variant={shown <= 0 ? "danger" : "warning"}>{shown <= 0 ? "Out of stock" : "Low stock"}</Badge> : null}
           </div>
         </div>
         {/* The cover beside the details: as tall as their three lines, so the card keeps its height. */}

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
 import type { Product } from "../../../../contract/products";
+import { atOrUnderReorderPoint } from "../../../../contract/report-rules";
+import { fewLeft } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { gradeText } from "../../../lib/card-details";
 import type { Breakpoint } from "../../../lib/use-screen";
 import { ProductPhotoButton } from "../../products";
 import type { SortValue } from "../row-index";
-import { isLowStock } from "./product-card";
 import { QuantityStepper } from "./quantity-stepper";
 
 /** The cover's box in a row: fixed, inside the row's fixed height. */
@@ -83,7 +84,7 @@ const lowerLocation = lowerOnce();
 
 function StatusBadge({ p }: { p: Product }) {
   if (p.is_active === false) return <Badge variant="neutral">Disabled</Badge>;
-  if (isLowStock(p.quantity_on_hand)) {
+  if (fewLeft(p.quantity_on_hand)) {
     return <Badge variant={p.quantity_on_hand <= 0 ? "danger" : "warning"}>{p.quantity_on_hand <= 0 ? "Out of stock" : "Low stock"}</Badge>;
   }
   return <Badge variant="success">Active</Badge>;
@@ -195,7 +196,7 @@ export const productColumns: ProductColumn[] = [
     cell: (p) => {
       const point = p.reorder_point;
       if (point === null || point === undefined) return "—";
-      const low = p.quantity_on_hand <= point;
+      const low = atOrUnderReorderPoint(p.quantity_on_hand, point);
       return <span className={low ? "font-semibold tabular-nums text-[var(--warning-text)]" : "tabular-nums"}>{point}</span>;
     },
   },

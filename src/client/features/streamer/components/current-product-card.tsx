@@ -1,7 +1,7 @@
 import { CloudOff, Minus, Plus, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import type { Product } from "../../../../contract/products";
-import { LOW_STOCK_MAX } from "../../../../contract/rules";
+import { fewLeft } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
@@ -28,7 +28,7 @@ interface CurrentProductCardProps {
 
 export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd, pendingTaps = 0, children }: CurrentProductCardProps) {
   const active = product.is_active !== false;
-  const low = stock <= LOW_STOCK_MAX;
+  const low = fewLeft(stock);
   const money = useMoney();
   const grade = gradeText(product);
   const set = setText(product);

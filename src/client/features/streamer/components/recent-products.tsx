@@ -1,5 +1,5 @@
 import type { Product } from "../../../../contract/products";
-import { LOW_STOCK_MAX } from "../../../../contract/rules";
+import { fewLeft } from "../../../../contract/rules";
 import { Card } from "../../../components/ui/card";
 import { cn } from "../../../lib/cn";
 
@@ -39,7 +39,7 @@ export function RecentProducts({ items, current, onPick }: RecentProductsProps) 
                 <span
                   className={cn(
                     "shrink-0 text-sm font-bold tabular-nums",
-                    product.quantity_on_hand <= LOW_STOCK_MAX ? "text-amber-800 dark:text-amber-300" : "",
+                    fewLeft(product.quantity_on_hand) ? "text-amber-800 dark:text-amber-300" : "",
                   )}
                 >
                   {product.quantity_on_hand} in stock
