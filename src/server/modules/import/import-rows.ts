@@ -7,7 +7,7 @@ import { existingBarcodes } from "./import.repo.js";
 import { IMPORT_CHUNK_ROWS, type ImportBody } from "./import-body.js";
 import { chunkAt } from "./import-jobs.repo.js";
 
-/** Barcodes per statement when looking for the import's products before the first batch (40 ms or so each on the embedded database). */
+/** Barcodes per statement when looking for the import's products before the first batch: short statements, so taps get in between. */
 const EXISTING_PER_STATEMENT = 5_000;
 
 /** A chunk's rows, each checked (checkImportRow) with its row number in the file. */
@@ -31,8 +31,8 @@ export type StagedChunks = Pick<ImportBody, "text">;
  * committed, so a runner that resumes an import works the same answer out again. Rows this
  * process staged (a one-call import: at most IMPORT_MAX_ROWS) are checked once and kept checked.
  * Also which rows matched a product before the first batch (`mayExist`): a batch locks only
- * those, and inserts the rest (a new price list of 50,000 rows spent 5-10% of its time looking
- * up, one batch at a time, barcodes that were not there).
+ * those, and inserts the rest (a new price list otherwise spends its batches looking up, one
+ * batch at a time, barcodes that are not there).
  */
 export class StoredImportRows {
   private chunk: CheckedChunk | undefined;
@@ -61,7 +61,7 @@ export class StoredImportRows {
     const firstRows = new Map<string, number>();
     const existing = new Set<string>();
     // Each few thousand barcodes are looked up as soon as they are checked, while the next chunks
-    // are (a one-call import's checks, about 100 ms for 50,000 rows, were before all the look-ups).
+    // are, instead of all the checks first and then all the look-ups.
     const lookUps: Array<Promise<void>> = [];
     let barcodes: string[] = [];
     const lookUp = (codes: string[]) => {

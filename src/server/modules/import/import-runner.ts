@@ -29,8 +29,8 @@ export interface ImportRunnerOptions {
   batchTargetMs: number;
   /**
    * The embedded database: the aim while bulk work has found nobody waiting for its one connection
-   * for a second (peopleSeenWithin). Fewer, larger batches then: each batch statement costs about
-   * 10 ms besides its rows (a quiet 100,000-row import: 343 batches at 50 ms, 180-243 at 100 ms).
+   * for a second (peopleSeenWithin). Fewer, larger batches then: each batch has a fixed cost
+   * besides its rows, which nobody waits behind while the shop is quiet.
    */
   quietBatchTargetMs?: number;
   /** How long a runner's claim lasts without a batch; then another process (or the next start) takes the import over. */
@@ -158,8 +158,8 @@ export class ImportRunner {
     const who = { userId: job.userId, userName: job.userName, ipAddress: job.ipAddress, importId: job.id, note: IMPORT_NOTE };
     const event = new ThrottledEvent(this.events, job, EVENT_EVERY_MS);
     let processed = job.processed;
-    // The pace is not known yet: the first batch is a small one (1,000 rows took 120-140 ms on the
-    // embedded database, where every request waits for the batch in hand), then nextBatchSize.
+    // The pace is not known yet: the first batch is a small one (on the embedded database every
+    // request waits for the batch in hand), then nextBatchSize.
     let size = Math.min(this.options.maxBatchRows, FIRST_BATCH_ROWS);
     /** How long the last batch took, once it succeeded: the next one's size is set after the yield, which sees who waits. */
     let took: number | undefined;
@@ -214,9 +214,9 @@ export class ImportRunner {
    * One transaction: up to `size` rows of one chunk written and, in the same statement, the cursor
    * moved from `from` with the batch's counts and errors (nothing written when another runner got
    * there first); the last batch also marks the import done. A batch that looks no product up (new
-   * barcodes only) is that one statement, committed on its own: no BEGIN and COMMIT round trips
-   * (on the embedded database 5-6 ms a batch, a tenth of a 50,000-row import's time). Answers the
-   * new cursor, or null once the import is done.
+   * barcodes only) is that one statement, committed on its own: no BEGIN and COMMIT round trips,
+   * a fair part of a large new price list's time on the embedded database. Answers the new
+   * cursor, or null once the import is done.
    */
   private async batch(
     job: ImportJobRow,
@@ -268,8 +268,8 @@ const FIRST_BATCH_ROWS = 150;
 
 /**
  * The rows that fit 80% of the target at the last batch's pace, at most 1.5 times as many as it
- * had (one quick batch may be a lucky one). Growing only after a batch under half the target left
- * the size wherever it had last shrunk to: on the embedded database 180-250 batches for 50,000 rows.
+ * had (one quick batch may be a lucky one). It grows after every quick batch: growing only after
+ * one under half the target left the size wherever it had last shrunk to.
  */
 export function nextBatchSize(size: number, tookMs: number, options: Pick<ImportRunnerOptions, "maxBatchRows" | "batchTargetMs">): number {
   const fits = Math.floor((size * options.batchTargetMs * 0.8) / Math.max(tookMs, 1));

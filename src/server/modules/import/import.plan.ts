@@ -185,7 +185,7 @@ function groupByProduct(changes: LaterChange[]): Map<number, LaterChange[]> {
 /**
  * A new barcode: the fields that have a value. The card details that are empty or have no column
  * are left out, not sent as null: the statement reads an absent key as null, and a price list's
- * rows are mostly empty details (with every null key, the text is about twice as long).
+ * rows are mostly empty details (every null key would make the text much longer).
  */
 function newProduct(values: ImportRow): NewProduct {
   const row: NewProduct = { barcode: values.barcode };

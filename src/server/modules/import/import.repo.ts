@@ -118,8 +118,8 @@ export interface ProductsWritten {
  * are exact. Answers the counts and the revision, or `raced` when another transaction created one
  * of the new barcodes (or another form of its GTIN) first: the statement failed, the transaction
  * is aborted, and the caller rolls it back and plans again. (A plain insert, not `on conflict do
- * nothing`: the speculative insertion that needs cost every row of every import, 10-20% of the
- * statement, for a race that almost never happens.)
+ * nothing`: the speculative insertion that needs costs every row of every import, for a race
+ * that almost never happens.)
  * `then`: more data-modifying CTEs for the same statement, one of them named `moved` (an import
  * batch moves its cursor there: one round trip fewer per batch); it runs even when there is
  * nothing to write, the answer says whether `moved` returned a row, and nothing is written unless
@@ -187,8 +187,7 @@ function createCtes(who: Importer, rows: NewProduct[], only: SQL): SQL {
         select c.id, c.product_name, c.barcode, 'CREATE', ${who.userId}::int, ${who.userName}::text,
           ${jsonParam(AUDITED_FIELDS)}, null,
           -- As createdValues(): the spec's fields, and the card details that are set. A product with
-          -- none (the spec's CSV columns) skips building them: a quarter of the write statement's
-          -- JSON work, 0.24 s of PostgreSQL per 100,000 products.
+          -- none (the spec's CSV columns) skips building them, much of the write statement's JSON work.
           jsonb_build_object('barcode', c.barcode, 'product_name', c.product_name, 'vendor', c.vendor,
             'release_year', c.release_year, 'quantity_on_hand', c.quantity_on_hand, 'is_active', c.is_active)
           || case when num_nonnulls(${detailColumns}) = 0 then '{}'::jsonb
