@@ -103,7 +103,9 @@ describe("the supervisor of npm start", () => {
       LOG_LEVEL: "warn",
       CLIENT_DIR: join(dataDir, "no-client"),
     });
+    const startedAt = Date.now();
     await until("the server to serve", () => healthy(url), 90_000, s);
+    const firstStartMs = Date.now() - startedAt;
 
     const login = await fetch(`${url}/api/auth/login`, {
       method: "POST",
@@ -142,9 +144,14 @@ describe("the supervisor of npm start", () => {
     process.kill(serverPid, "SIGKILL");
     const killedAt = Date.now();
     await until("the old server to be gone", async () => ((await healthy(url)) ? undefined : true), 5_000);
-    await until("the server to serve again", () => healthy(url), 10_000, s);
+    // Within 10 s. A restart does the work of a start (on a copy of the same folder), so on a
+    // machine so busy that the first start took longer (a 2-core machine running the whole suite),
+    // it is held to half again the first start's time instead: a data folder not handed over
+    // (waiting out the lock's 15 s) fails either way.
+    const allowedMs = Math.max(10_000, firstStartMs * 1.5);
+    await until("the server to serve again", () => healthy(url), allowedMs, s);
     const downMs = Date.now() - killedAt;
-    expect(downMs).toBeLessThan(10_000);
+    expect(downMs).toBeLessThan(allowedMs);
 
     const log = s.output.join("");
     expect(log).toContain(`The server (process ${serverPid}) was killed by signal SIGKILL; starting it again`);
@@ -167,7 +174,9 @@ describe("the supervisor of npm start", () => {
     const again = await call("PUT", `/api/products/${id}/quantity`, { quantity_change: -1, reason: "Sold after the restart" });
     expect(again.status).toBe(200);
     expect(again.body.quantity_on_hand).toBe(8);
-    console.info(`the killed server served again after ${downMs} ms (${embedded ? "embedded database" : "PostgreSQL"})`);
+    console.info(
+      `the killed server served again after ${downMs} ms; its first start took ${firstStartMs} ms (${embedded ? "embedded database" : "PostgreSQL"})`,
+    );
 
     // Asked to stop, it passes the signal on and exits with the server: 0, the data folder freed.
     s.child.kill("SIGTERM");
