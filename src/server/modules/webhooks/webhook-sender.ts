@@ -86,6 +86,8 @@ export function postWebhook(
 ): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let settled = false;
+    // Declared first: a refusal below settles before any timer is set.
+    let timer: NodeJS.Timeout | undefined;
     const done = (result: AttemptResult) => {
       if (settled) return;
       settled = true;
@@ -104,13 +106,19 @@ export function postWebhook(
     const refused = isIP(host) ? options.targets.refusal(host, host) !== null : options.targets.nameRefused(host);
     if (refused) return failed(WEBHOOK_FAILURES.notAllowed);
     const client = target.protocol === "https:" ? https : http;
-    const request = client.request(target, {
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Blez-Inventory-Webhooks/1", ...headers },
-      lookup: guardedLookup(options.targets),
-      signal: options.signal,
-    });
-    const timer = setTimeout(() => {
+    let request: http.ClientRequest;
+    try {
+      request = client.request(target, {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": "Blez-Inventory-Webhooks/1", ...headers },
+        lookup: guardedLookup(options.targets),
+        signal: options.signal,
+      });
+    } catch (err) {
+      // A header value node refuses (say, a character it may not send): this attempt fails, never the caller.
+      return failed(failureReason(err as NodeJS.ErrnoException));
+    }
+    timer = setTimeout(() => {
       request.destroy();
       failed(WEBHOOK_FAILURES.timeout);
     }, options.timeoutMs);
