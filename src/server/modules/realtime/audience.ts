@@ -1,4 +1,4 @@
-import { can, canManageIntegrations, ROLES, type Role } from "../../../contract/permissions.js";
+import { ROLES, type Role, roleHas } from "../../../contract/permissions.js";
 import { hearsLowStock } from "../../../contract/report-rules.js";
 import type { ServerPermission } from "../../permissions.js";
 
@@ -25,10 +25,9 @@ export const EVENT_PERMISSIONS: Record<BroadcastEvent, ServerPermission | "signe
 /** Events that go to fewer roles than may read them: `low_stock` is the managers' toast (contract/report-rules.ts). */
 const EVENT_LISTENERS: Partial<Record<BroadcastEvent, (role: Role) => boolean>> = { low_stock: hearsLowStock };
 
-/** May a signed-in user of `role` read what needs `permission`? The functions the routes' check uses (server/permissions.ts). */
-export function roleMayRead(role: Role, permission: ServerPermission | "signedIn"): boolean {
-  if (permission === "signedIn") return true;
-  return permission === "canManageIntegrations" ? canManageIntegrations(role) : can(role, permission);
+/** May a signed-in user of `role` read what needs `permission`? The routes' own check (contract roleHas). */
+function roleMayRead(role: Role, permission: ServerPermission | "signedIn"): boolean {
+  return permission === "signedIn" || roleHas(role, permission);
 }
 
 /** The roles whose sockets get `event`: those that may read it, and want it. */
