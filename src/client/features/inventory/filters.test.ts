@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Product } from "../../../contract/products";
-import { NO_DETAILS } from "../../../contract/rules";
+import { fakeProduct } from "../../test/product-fakes";
 import {
   DEFAULT_FILTERS,
   filterOptions,
@@ -18,22 +18,7 @@ import {
 let nextId = 1;
 function product(fields: Partial<Product>): Product {
   const id = nextId++;
-  return {
-    id,
-    barcode: `00000${id}`,
-    product_name: `Card ${id}`,
-    vendor: "Topps",
-    release_year: 2024,
-    quantity_on_hand: 10,
-    ...NO_DETAILS,
-    photos: [],
-    is_active: true,
-    version: 1,
-    revision: 1,
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: "2026-01-01T00:00:00.000Z",
-    ...fields,
-  };
+  return fakeProduct(id, 1, { barcode: `00000${id}`, ...fields });
 }
 
 const f = (over: Partial<InventoryFilters>): InventoryFilters => ({ ...DEFAULT_FILTERS, ...over });
