@@ -90,8 +90,9 @@ test("a product's address opens its Edit dialog, again after a reload; Back clos
 
   await page.reload();
   await expect(dialog.getByLabel("Product name")).toHaveValue(product.product_name);
-  // Behind it, the inventory as it was (its search kept with the entry).
-  await expect(page.getByRole("searchbox", { name: "Search products" })).toHaveValue(product.product_name);
+  // Behind it (hidden from the accessibility tree while the dialog is open), the inventory as it was:
+  // its search kept with the entry.
+  await expect(page.getByRole("searchbox", { name: "Search products", includeHidden: true })).toHaveValue(product.product_name);
   await page.goBack();
   await expect(dialog).toHaveCount(0);
   await expect(page).toHaveURL(/\/inventory\?q=/);

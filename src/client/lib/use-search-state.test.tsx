@@ -18,7 +18,14 @@ const write = ({ q, n }: State) => {
 
 function Search({ search, onSearchChange }: { search: string; onSearchChange: (query: string) => void }) {
   const [state, setState] = useSearchState(search, onSearchChange, read, write);
-  return <input aria-label="Search" value={state.q} onChange={(e) => setState({ ...state, q: e.target.value })} />;
+  return (
+    <>
+      <input aria-label="Search" value={state.q} onChange={(e) => setState({ ...state, q: e.target.value })} />
+      <button type="button" onClick={() => setState({ ...state, n: 50 }, { now: true })}>
+        Show 50
+      </button>
+    </>
+  );
 }
 
 /** The address: what the screen wrote to it, and a way to change it from elsewhere (Back, a link). */
@@ -77,5 +84,12 @@ describe("state kept in the address's query string", () => {
     await new Promise((resolve) => setTimeout(resolve, SEARCH_WRITE_DELAY_MS * 2));
     expect(writes).toEqual([]);
     expect(input).toHaveValue("two");
+  });
+
+  it("writes a choice made in one step at once, with what was typed before it", () => {
+    const { writes } = renderWithAddress("?n=10");
+    fireEvent.change(screen.getByLabelText("Search"), { target: { value: "char" } });
+    fireEvent.click(screen.getByRole("button", { name: "Show 50" }));
+    expect(writes).toEqual(["q=char&n=50"]);
   });
 });

@@ -15,14 +15,16 @@ export const SEARCH_WRITE_DELAY_MS = 300;
  * screen, not each keystroke); a query the state did not write (Back or Forward to another entry,
  * a link to the same screen) becomes the state. On the first render an address that says less
  * than the state (defaults, a sort remembered by this browser) is written out in full. `flush`
- * writes a change still waiting at once (call it before going to another address).
+ * writes a change still waiting at once (call it before going to another address). A choice made
+ * in one step (a sort, a range) is written at once with `set(next, { now: true })`: only typing waits,
+ * and a reload straight after a click keeps the click.
  */
 export function useSearchState<T>(
   search: string,
   onSearchChange: (query: string) => void,
   read: (params: URLSearchParams) => T,
   write: (value: T) => URLSearchParams,
-): [T, (next: T) => void, () => void] {
+): [T, (next: T, options?: { now?: boolean }) => void, () => void] {
   const query = search.startsWith("?") ? search.slice(1) : search;
   const [state, setState] = useState(() => read(new URLSearchParams(query)));
   /** Queries this state wrote that the address has not shown yet (a navigation renders a little later). */
@@ -68,9 +70,14 @@ export function useSearchState<T>(
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const set = useCallback(
-    (next: T) => {
+    (next: T, options?: { now?: boolean }) => {
       setState(next);
       clearTimeout(timer.current);
+      if (options?.now) {
+        timer.current = undefined;
+        send(latest.current.write(next).toString());
+        return;
+      }
       timer.current = setTimeout(() => {
         timer.current = undefined;
         send(latest.current.write(next).toString());

@@ -134,7 +134,7 @@ export function InventoryView({ search, onSearchChange, onOpenProduct, covered =
   const setSorting = useCallback(
     (next: SortingState) => {
       storeTableSort(next);
-      setQuery({ filters, sorting: next });
+      setQuery({ filters, sorting: next }, { now: true });
     },
     [setQuery, filters],
   );
