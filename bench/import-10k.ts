@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { count } from "drizzle-orm";
 import { buildApp } from "../src/server/app.js";
-import { testConfig } from "../src/server/config.js";
 import { openPglite } from "../src/server/db/client.js";
 import { productAudit, quantityAudit } from "../src/server/db/schema.js";
+import { testConfig } from "../src/server/test/config.js";
 import { createUser } from "../src/server/test/factories.js";
 import { createTestDatabase } from "../src/server/test/test-app.js";
 

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type pg from "pg";
 import { buildApp } from "../../src/server/app.js";
-import { testConfig } from "../../src/server/config.js";
 import { openDatabase } from "../../src/server/db/client.js";
 import { ensureFirstAdmin } from "../../src/server/modules/users/bootstrap.js";
+import { testConfig } from "../../src/server/test/config.js";
 import { buildBaseline } from "./baseline.js";
 
 const ADMIN = { username: "bench-admin", password: "bench-admin-password" };

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../../src/server/app.js";
-import { testConfig } from "../../src/server/config.js";
 import { openDatabase } from "../../src/server/db/client.js";
 import { ensureFirstAdmin } from "../../src/server/modules/users/bootstrap.js";
+import { testConfig } from "../../src/server/test/config.js";
 
 const ADMIN = { username: "bench-admin", password: "bench-admin-password" };
 const PRODUCTS = 50;

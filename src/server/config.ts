@@ -230,11 +230,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return { ...config, HTTPS: https, COOKIE_SECURE: cookieSecure };
 }
 
-/** Defaults for tests and tools: everything from the schema, overridable. */
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...configSchema.parse({}), LOG_LEVEL: "silent", ...overrides };
-}
-
 /** The folder product photos are stored in: MEDIA_DIR, or DATA_DIR/media. */
 export function mediaDirOf(config: Pick<Config, "MEDIA_DIR" | "DATA_DIR">): string {
   return config.MEDIA_DIR ?? join(config.DATA_DIR, "media");

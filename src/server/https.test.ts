@@ -8,9 +8,10 @@ import type { TLSSocket } from "node:tls";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app.js";
 import { startBanner } from "./banner.js";
-import { loadConfig, testConfig } from "./config.js";
+import { loadConfig } from "./config.js";
 import { loadTls } from "./https.js";
 import { lanAddresses, listeningUrls } from "./lan.js";
+import { testConfig } from "./test/config.js";
 import { createTestDatabase } from "./test/test-app.js";
 
 const dirs: string[] = [];

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InventoryUpdate, OnlineUser } from "../contract/events.js";
 import type { Product } from "../contract/products.js";
-import { TestSocket } from "./modules/realtime/socket-client.test-support.js";
 import { ADMIN, api, login, type ServerProcess, ServerProcesses } from "./test/server-processes.js";
+import { TestSocket } from "./test/socket-client.js";
 
 /**
  * Two real server processes on one PostgreSQL database: live events, presence and ended

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestSocket } from "../modules/realtime/socket-client.test-support.js";
 import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep, MAX_JSON_DEPTH } from "../plugins/json-body.js";
 import { signedIn } from "../test/factories.js";
+import { TestSocket } from "../test/socket-client.js";
 import { createTestApp, type TestApp } from "../test/test-app.js";
 import { apiRoutes, deepJson, fastifyApiRoutes, readsBody, urlOf } from "./routes.test-support.js";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caller } from "../modules/products/products.test-support.js";
 import { signedIn } from "../test/factories.js";
+import { caller } from "../test/product-calls.js";
 import { createTestApp, type TestApp } from "../test/test-app.js";
 import { type Actor, bodyText, type GeneratedRequest, requestOf } from "./arbitraries.test-support.js";
 import { type ApiRoute, apiRoutes } from "./routes.test-support.js";

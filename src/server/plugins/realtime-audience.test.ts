@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InventoryUpdate, LowStockEvent, OrderUpdate, ShowUpdate } from "../../contract/events.js";
 import { ROLES, type Role } from "../../contract/permissions.js";
 import type { Product } from "../../contract/products.js";
-import { caller, newBarcode } from "../modules/products/products.test-support.js";
-import { TestSocket } from "../modules/realtime/socket-client.test-support.js";
 import { signedIn } from "../test/factories.js";
+import { caller, newBarcode } from "../test/product-calls.js";
+import { TestSocket } from "../test/socket-client.js";
 import { createTestApp, type TestApp } from "../test/test-app.js";
 
 /**

@@ -4,10 +4,10 @@ import type { InventoryUpdate, OnlineUser } from "../../contract/events.js";
 import type { Role } from "../../contract/permissions.js";
 import type { Product } from "../../contract/products.js";
 import { socketTokens, users } from "../db/schema.js";
-import { TestSocket } from "../modules/realtime/socket-client.test-support.js";
 import { MAX_AUTH_ATTEMPTS } from "../modules/sessions/session-sockets.js";
 import { hashToken } from "../modules/sessions/tokens.js";
 import { createUser, loginAs } from "../test/factories.js";
+import { TestSocket } from "../test/socket-client.js";
 import { createTestApp, type TestApp } from "../test/test-app.js";
 
 type UserCount = { count: number; users: OnlineUser[] };

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
-import { testConfig } from "../config.js";
 import type { Database } from "../db/client.js";
+import { testConfig } from "../test/config.js";
 import { createTestDatabase } from "../test/test-app.js";
 
 /** The client's addresses (src/client/shell/routes.ts) are answered with the app's page; API paths and files are not. */

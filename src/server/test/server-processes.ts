@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { TestSocket } from "../modules/realtime/socket-client.test-support.js";
+import { TestSocket } from "./socket-client.js";
 import { ROOT, serverArgs } from "./templates.js";
 
 /**

@@ -3,8 +3,9 @@ import { rmSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { buildApp } from "../app.js";
-import { type Config, testConfig } from "../config.js";
+import type { Config } from "../config.js";
 import { type Database, openPglite, openPostgres } from "../db/client.js";
+import { testConfig } from "./config.js";
 import { migratedDataDir, postgresTemplate, TEMPLATE_ENV } from "./templates.js";
 
 export interface TestApp {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
-import { testConfig } from "../../config.js";
+import { testConfig } from "../../test/config.js";
 import { createUser, loginAs, TEST_PASSWORD, uniqueName } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { TOO_MANY_ATTEMPTS } from "./login-throttle.js";

@@ -2,7 +2,6 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ImportSummary } from "../../../contract/imports.js";
 import { EmbeddedServers, embeddedDatabaseSocketDir, openDataDir, stop } from "../../test/embedded-server.js";
-import { ADMIN, api, login, type ServerProcess } from "../../test/server-processes.js";
 import {
   commitImport,
   expectNoImportFailures,
@@ -20,7 +19,8 @@ import {
   tapsDuringImport,
   uniquePrefix,
   until,
-} from "./import-durable.test-support.js";
+} from "../../test/import-durable.js";
+import { ADMIN, api, login, type ServerProcess } from "../../test/server-processes.js";
 
 /**
  * Imports as durable jobs on the embedded database, with the real server (src/server/main.ts) on

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImportSummary } from "../../../contract/imports.js";
 import { stop } from "../../test/embedded-server.js";
-import { ADMIN, api, login, type ServerProcess, ServerProcesses } from "../../test/server-processes.js";
 import {
   commitImport,
   expectNoImportFailures,
@@ -17,7 +16,8 @@ import {
   tapsDuringImport,
   uniquePrefix,
   until,
-} from "./import-durable.test-support.js";
+} from "../../test/import-durable.js";
+import { ADMIN, api, login, type ServerProcess, ServerProcesses } from "../../test/server-processes.js";
 
 /**
  * Imports as durable jobs on PostgreSQL with several real server processes (src/server/main.ts)

@@ -6,8 +6,8 @@ import type { ImportSummary, ImportUndoResult } from "../../../contract/imports.
 import type { Product } from "../../../contract/products.js";
 import { productAudit, quantityAudit } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, newBarcode } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, newBarcode } from "../products/products.test-support.js";
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;

@@ -5,8 +5,8 @@ import type { ImportResult } from "../../../contract/import.js";
 import { productAudit, products, quantityAudit } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, newBarcode } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, newBarcode } from "../products/products.test-support.js";
 
 /**
  * Imports next to other writers, on PostgreSQL (PGlite runs one transaction at a time). A second

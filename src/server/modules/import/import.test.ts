@@ -7,8 +7,8 @@ import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
 import { productAudit, products, quantityAudit } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, ISO_UTC, newBarcode, recordEvents, snapshot } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, ISO_UTC, newBarcode, recordEvents, snapshot } from "../products/products.test-support.js";
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;

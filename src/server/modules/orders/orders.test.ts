@@ -8,8 +8,8 @@ import type { Product } from "../../../contract/products.js";
 import type { CreatedToken } from "../../../contract/tokens.js";
 import { orders, products } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, newBarcode, recordEvents, snapshot } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, newBarcode, recordEvents, snapshot } from "../products/products.test-support.js";
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;

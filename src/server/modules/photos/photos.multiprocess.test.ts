@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Photo } from "../../../contract/photos.js";
 import type { Product } from "../../../contract/products.js";
+import { plainPng } from "../../test/photo-files.js";
 import { ADMIN, api, login, type ServerProcess, ServerProcesses } from "../../test/server-processes.js";
-import { plainPng } from "./photos.test-support.js";
 
 /** Two real server processes on one PostgreSQL database and one MEDIA_DIR, as the README describes. */
 

@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PHOTO_MESSAGES, type Photo } from "../../../contract/photos.js";
 import type { Product, ProductsSince } from "../../../contract/products.js";
 import { buildApp } from "../../app.js";
-import { testConfig } from "../../config.js";
 import { productAudit } from "../../db/schema.js";
+import { testConfig } from "../../test/config.js";
 import { signedIn } from "../../test/factories.js";
+import { hugePng, multipart, plainPng, sidewaysPhoneJpeg, uploadPhoto } from "../../test/photo-files.js";
+import { caller, recordEvents } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, recordEvents } from "../products/products.test-support.js";
 import { listMedia } from "./media-store.js";
 import { mediaNameOf } from "./photo-files.js";
 import { photoQueue } from "./photo-processing.js";
-import { hugePng, multipart, plainPng, sidewaysPhoneJpeg, uploadPhoto } from "./photos.test-support.js";
 
 /** Product photos on a real database (PGlite, or PostgreSQL with DATABASE_URL), real files, real sharp. */
 

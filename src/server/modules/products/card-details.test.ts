@@ -5,8 +5,8 @@ import type { Product } from "../../../contract/products.js";
 import { csvMessages, DETAIL_FIELDS, DETAIL_MESSAGES, MONEY_MAX_CENTS } from "../../../contract/rules.js";
 import { productAudit, products } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, newBarcode, recordEvents } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, newBarcode, recordEvents } from "./products.test-support.js";
 
 /** The card details: price, cost, condition, grader and grade, set, number, location. */
 

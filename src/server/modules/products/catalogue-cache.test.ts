@@ -4,9 +4,9 @@ import { describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../contract/products.js";
 import { rowsOf } from "../../db/sql.js";
 import { fileDatabase } from "../../test/file-database.js";
+import { newBarcode } from "../../test/product-calls.js";
 import { CatalogueCache, type CatalogueCacheOptions, type CatalogueSnapshot, type CatalogueSource } from "./catalogue-cache.js";
 import { catalogueSource } from "./products.service.js";
-import { newBarcode } from "./products.test-support.js";
 
 /**
  * The catalogue snapshot kept warm (CatalogueCache.start/stop) on a real database of its own. The

@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { InventoryUpdate } from "../../../contract/events.js";
 import type { Product, ProductsSince } from "../../../contract/products.js";
 import { buildApp } from "../../app.js";
-import { testConfig } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
+import { testConfig } from "../../test/config.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, newBarcode, recordEvents } from "../../test/product-calls.js";
 import { createTestApp, createTestDatabase, type TestApp } from "../../test/test-app.js";
 import { CATALOGUE_CACHE_DEFAULTS } from "./catalogue-cache.js";
-import { caller, newBarcode, recordEvents } from "./products.test-support.js";
 
 /** Revisions, catch-up, ETag and compression of the catalogue, and events carrying the committed product. */
 

@@ -17,10 +17,10 @@ import type { Db } from "../../db/client.js";
 import { startEmbeddedDatabase } from "../../db/embedded/start.js";
 import { rowsOf } from "../../db/sql.js";
 import { signedIn } from "../../test/factories.js";
+import { caller } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { findProductJsonByBarcode } from "./products.repo.js";
 import { reportSharedGtins } from "./products.service.js";
-import { caller } from "./products.test-support.js";
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;

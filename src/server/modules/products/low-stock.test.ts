@@ -8,10 +8,10 @@ import { atOrUnderReorderPoint, reachedReorderPoint } from "../../../contract/re
 import { webhookDeliveries } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 import { signedIn } from "../../test/factories.js";
+import { caller } from "../../test/product-calls.js";
+import { TestSocket } from "../../test/socket-client.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { TestSocket } from "../realtime/socket-client.test-support.js";
-import { Receiver } from "../webhooks/webhooks.test-support.js";
-import { caller } from "./products.test-support.js";
+import { Receiver } from "../../test/webhook-receiver.js";
 
 /**
  * The reorder rule is one rule: whoever changes a product (a tap, an order line, an edit of the

@@ -4,8 +4,8 @@ import type { Product } from "../../../contract/products.js";
 import { MESSAGES } from "../../../contract/rules.js";
 import { productAudit, quantityAudit } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, newBarcode, recordEvents, snapshot } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, newBarcode, recordEvents, snapshot } from "./products.test-support.js";
 
 /** PUT /api/products/{id}: edits of any subset of fields that merge with changes made since their version. */
 

@@ -5,9 +5,9 @@ import type { Product } from "../../../contract/products.js";
 import { MESSAGES } from "../../../contract/rules.js";
 import { idempotencyKeys, productAudit, products, quantityAudit } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, ISO_UTC, newBarcode, recordEvents, snapshot } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { deleteExpiredIdempotencyKeys } from "./idempotency.repo.js";
-import { caller, ISO_UTC, newBarcode, recordEvents, snapshot } from "./products.test-support.js";
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;

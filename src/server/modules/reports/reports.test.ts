@@ -16,10 +16,10 @@ import type { ShowSummary } from "../../../contract/shows.js";
 import type { CreatedToken } from "../../../contract/tokens.js";
 import { products, quantityAudit, stockValueDaily } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
+import { caller } from "../../test/product-calls.js";
+import { type AuditRow, addDays, expectedSales, localDay, replayStockValue, soldUnits } from "../../test/report-replay.js";
+import { TestSocket } from "../../test/socket-client.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller } from "../products/products.test-support.js";
-import { TestSocket } from "../realtime/socket-client.test-support.js";
-import { type AuditRow, addDays, expectedSales, localDay, replayStockValue, soldUnits } from "./reports.test-support.js";
 
 type Api = ReturnType<typeof caller>;
 

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
-import { testConfig } from "../../config.js";
 import { sessions, socketTokens } from "../../db/schema.js";
+import { testConfig } from "../../test/config.js";
 import { createUser, loginAs, TEST_PASSWORD } from "../../test/factories.js";
+import { TestSocket } from "../../test/socket-client.js";
 import { createTestApp, createTestDatabase, type TestApp } from "../../test/test-app.js";
-import { TestSocket } from "../realtime/socket-client.test-support.js";
 import { hashToken } from "./tokens.js";
 
 /** For tests that open a second database: its migrations alone can take a while on a busy machine. */

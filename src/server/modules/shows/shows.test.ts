@@ -5,8 +5,8 @@ import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
 import type { CurrentShow, ShowListItem, ShowSummary } from "../../../contract/shows.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, snapshot } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, snapshot } from "../products/products.test-support.js";
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;

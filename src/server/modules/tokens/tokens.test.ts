@@ -13,9 +13,9 @@ import { TOKEN_SCOPES, type TokenScope } from "../../../contract/token-rules.js"
 import type { ApiToken, CreatedToken } from "../../../contract/tokens.js";
 import { apiTokens, products, users } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
+import { multipart, plainPng } from "../../test/photo-files.js";
+import { caller, newBarcode } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { multipart, plainPng } from "../photos/photos.test-support.js";
-import { caller, newBarcode } from "../products/products.test-support.js";
 
 /** Each token may make this many requests a minute here: low, so the limit is seen. */
 const RATE_LIMIT = 25;

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreatedWebhook } from "../../../contract/webhooks.js";
 import { projectRoot } from "../../paths.js";
 import { signedIn } from "../../test/factories.js";
+import { caller } from "../../test/product-calls.js";
 import { freePort } from "../../test/server-processes.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller } from "../products/products.test-support.js";
 
 /** examples/webhook-receiver/receiver.mjs, run as its README says, against the app. */
 

@@ -5,13 +5,13 @@ import { type CreatedWebhook, WEBHOOK_FAILURES, WEBHOOK_MAX, type Webhook, type 
 import { loadConfig } from "../../config.js";
 import { webhooks } from "../../db/schema.js";
 import { createUser, signedIn } from "../../test/factories.js";
+import { caller } from "../../test/product-calls.js";
 import { freePort } from "../../test/server-processes.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller } from "../products/products.test-support.js";
+import { eventually, Receiver } from "../../test/webhook-receiver.js";
 import { refusedKind, WebhookTargets } from "./webhook-targets.js";
 import { WebhookWorker } from "./webhook-worker.js";
 import { insertWebhook } from "./webhooks.repo.js";
-import { eventually, Receiver } from "./webhooks.test-support.js";
 
 /**
  * Where webhooks may point (webhook-targets.ts), what the delivery log says about a failed attempt

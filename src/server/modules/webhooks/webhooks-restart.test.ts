@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../../contract/products.js";
 import type { CreatedWebhook } from "../../../contract/webhooks.js";
 import { buildApp } from "../../app.js";
-import { testConfig } from "../../config.js";
 import { webhookDeliveries } from "../../db/schema.js";
+import { testConfig } from "../../test/config.js";
 import { signedIn } from "../../test/factories.js";
 import { fileDatabase } from "../../test/file-database.js";
-import { caller } from "../products/products.test-support.js";
+import { caller } from "../../test/product-calls.js";
+import { eventually, Receiver } from "../../test/webhook-receiver.js";
 import { verifyWebhook } from "./webhook-signature.js";
-import { eventually, Receiver } from "./webhooks.test-support.js";
 
 /**
  * Deliveries written before a restart are sent after it: the server stops while one attempt is

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../../contract/products.js";
 import type { CreatedWebhook } from "../../../contract/webhooks.js";
 import { ADMIN, api, login, type ServerProcess, ServerProcesses } from "../../test/server-processes.js";
+import { eventually, Receiver } from "../../test/webhook-receiver.js";
 import { verifyWebhook } from "./webhook-signature.js";
-import { eventually, Receiver } from "./webhooks.test-support.js";
 
 /**
  * Real server processes on one PostgreSQL database: each delivery is sent by one of them, once;

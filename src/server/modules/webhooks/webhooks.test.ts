@@ -6,10 +6,10 @@ import { webhookDeliveries } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 import { withTransaction } from "../../db/tx.js";
 import { signedIn } from "../../test/factories.js";
+import { caller, newBarcode } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
-import { caller, newBarcode } from "../products/products.test-support.js";
+import { eventually, Receiver } from "../../test/webhook-receiver.js";
 import { signWebhook, verifyWebhook, webhookHeaders } from "./webhook-signature.js";
-import { eventually, Receiver } from "./webhooks.test-support.js";
 
 /**
  * The Standard Webhooks test vector: standard-webhooks/standard-webhooks,

@@ -1,5 +1,5 @@
 import { io, type Socket } from "socket.io-client";
-import type { ClientToServerEvents, ServerToClientEvents } from "../../../contract/events.js";
+import type { ClientToServerEvents, ServerToClientEvents } from "../../contract/events.js";
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type Received = { event: string; payload: unknown };

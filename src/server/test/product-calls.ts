@@ -1,9 +1,9 @@
 import { asc } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import type { InventoryUpdate } from "../../../contract/events.js";
-import type { Product } from "../../../contract/products.js";
-import type { Db } from "../../db/client.js";
-import { idempotencyKeys, productAudit, products, quantityAudit } from "../../db/schema.js";
+import type { InventoryUpdate } from "../../contract/events.js";
+import type { Product } from "../../contract/products.js";
+import type { Db } from "../db/client.js";
+import { idempotencyKeys, productAudit, products, quantityAudit } from "../db/schema.js";
 
 /** Test helpers of the products and import modules (real app, real database). */
 

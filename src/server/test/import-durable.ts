@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { expect } from "vitest";
-import type { ImportJob, ImportResult } from "../../../contract/import.js";
-import type { Product } from "../../../contract/products.js";
-import { api, type ServerProcess } from "../../test/server-processes.js";
+import type { ImportJob, ImportResult } from "../../contract/import.js";
+import type { Product } from "../../contract/products.js";
+import { api, type ServerProcess } from "./server-processes.js";
 
 /**
  * Helpers of the durable import tests (real server processes, embedded database or PostgreSQL):
