@@ -163,6 +163,8 @@ export const configSchema = z.object({
       .refine(isTimeZone, "expected an IANA time zone name such as Europe/Berlin or America/New_York"),
   ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** How log lines look: `pretty` (readable lines), `json` (one object a line, for production), or `auto`: pretty on a terminal only. */
+  LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
   /**
    * Failed sign-ins of one username (from any address) within LOGIN_WINDOW_MINUTES before it is
    * locked for addresses that have failed too (429); an address with no failures still gets in.
