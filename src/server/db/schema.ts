@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   index,
   integer,
   json,
@@ -17,6 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { FEED_FORMATS, FINISHES } from "../../contract/market.js";
 import type { Photo } from "../../contract/photos.js";
 import { CONDITIONS, GRADERS, MONEY_MAX_CENTS } from "../../contract/rules.js";
 
@@ -514,5 +516,193 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending' and ${t.nextAttemptAt} is not null`),
     index("webhook_deliveries_lane_idx").on(t.webhookId, t.productId, t.id).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+const FINISH_SQL = sql.raw(FINISHES.map((f) => `'${f}'`).join(", "));
+
+/**
+ * How a product is found in market price feeds (migration 0021): its ids at the sources, its
+ * printing, and whether a person froze its price. Kept beside the product, not on it: feeds and
+ * repricing change these without making the product a catalogue change every screen downloads.
+ */
+export const productMarket = pgTable(
+  "product_market",
+  {
+    productId: integer("product_id")
+      .primaryKey()
+      .references(() => products.id, { onDelete: "cascade" }),
+    tcgplayerProductId: integer("tcgplayer_product_id"),
+    scryfallId: text("scryfall_id"),
+    pokemontcgId: text("pokemontcg_id"),
+    /** Ids at other sources, by source name ({"cardmarket": "12345"}). */
+    externalIds: jsonb("external_ids").$type<Record<string, string>>().notNull().default({}),
+    finish: text("finish", { enum: FINISHES }).notNull().default("normal"),
+    /** A price a person set by hand that no repricing rule moves until unfrozen. */
+    priceFrozen: boolean("price_frozen").notNull().default(false),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("product_market_tcgplayer_idx").on(t.tcgplayerProductId),
+    index("product_market_scryfall_idx").on(t.scryfallId),
+    index("product_market_pokemontcg_idx").on(t.pokemontcgId),
+    check("product_market_finish_check", sql`${t.finish} in (${FINISH_SQL})`),
+  ],
+);
+
+/** Price feeds the shop set up (migration 0021): uploaded in the Prices screen or fetched daily from `url`. */
+export const priceFeeds = pgTable("price_feeds", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  format: text("format", { enum: FEED_FORMATS }).notNull(),
+  /** Where the server fetches it daily (TCGCSV: the prices URL); null: uploaded only. */
+  url: text("url"),
+  /** TCGCSV only: the products URL that goes with `url`. */
+  productsUrl: text("products_url"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+});
+
+/** One reading of a feed: running, done (its cards matched and priced) or failed (nothing changed). */
+export const priceFeedRuns = pgTable(
+  "price_feed_runs",
+  {
+    id: serial("id").primaryKey(),
+    feedId: integer("feed_id")
+      .notNull()
+      .references(() => priceFeeds.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["running", "done", "failed"] }).notNull(),
+    trigger: text("trigger", { enum: ["upload", "schedule", "request"] }).notNull(),
+    /** The shop's day the prices were seen on (TIMEZONE). */
+    day: date("day", { mode: "string" }).notNull(),
+    records: integer("records").notNull().default(0),
+    matched: integer("matched").notNull().default(0),
+    proposals: integer("proposals").notNull().default(0),
+    /** The first problems the parser reported ("Row 7: ..."), at most 100. */
+    problems: jsonb("problems").$type<string[]>().notNull().default([]),
+    error: text("error"),
+    startedAt: ts("started_at").notNull().defaultNow(),
+    finishedAt: ts("finished_at"),
+    startedBy: integer("started_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [index("price_feed_runs_feed_idx").on(t.feedId, t.id.desc())],
+);
+
+/**
+ * The printings a feed's run priced, in the shop's currency: the run's staging while it reads
+ * (a run that fails leaves the last good run's cards), then the catalogue an unmatched product is
+ * linked from (search by name, pick the printing).
+ */
+export const feedCards = pgTable(
+  "feed_cards",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => priceFeedRuns.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    tcgplayerProductId: integer("tcgplayer_product_id"),
+    scryfallId: text("scryfall_id"),
+    pokemontcgId: text("pokemontcg_id"),
+    barcode: text("barcode"),
+    externalSource: text("external_source"),
+    externalId: text("external_id"),
+    name: text("name"),
+    setCode: text("set_code"),
+    setName: text("set_name"),
+    number: text("number"),
+    /** card_number_key(number), set_key(set_code), set_key(set_name): what products are matched by (migration 0021's SQL functions). */
+    numberKey: text("number_key"),
+    setCodeKey: text("set_code_key"),
+    setNameKey: text("set_name_key"),
+    finish: text("finish", { enum: FINISHES }).notNull(),
+    condition: text("condition", { enum: CONDITIONS }),
+    market: integer("market"),
+    low: integer("low"),
+    mid: integer("mid"),
+    high: integer("high"),
+    directLow: integer("direct_low"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.seq] }),
+    index("feed_cards_tcgplayer_idx").on(t.runId, t.tcgplayerProductId),
+    index("feed_cards_scryfall_idx").on(t.runId, t.scryfallId),
+    index("feed_cards_pokemontcg_idx").on(t.runId, t.pokemontcgId),
+    index("feed_cards_barcode_idx").on(t.runId, t.barcode),
+    index("feed_cards_external_idx").on(t.runId, t.externalSource, t.externalId),
+    index("feed_cards_set_code_idx").on(t.runId, t.numberKey, t.setCodeKey),
+    index("feed_cards_set_name_idx").on(t.runId, t.numberKey, t.setNameKey),
+  ],
+);
+
+/**
+ * Market prices as a history (migration 0021): one row per product, feed and day its prices
+ * changed; `checked_on` is the last day a feed confirmed them. Unchanged prices add no row, so a
+ * year of daily feeds stays small. `by_condition`: a feed's own prices per condition (CSV feeds).
+ */
+export const marketPrices = pgTable(
+  "market_prices",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    feedId: integer("feed_id")
+      .notNull()
+      .references(() => priceFeeds.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    checkedOn: date("checked_on", { mode: "string" }).notNull(),
+    finish: text("finish", { enum: FINISHES }).notNull(),
+    currency: text("currency").notNull(),
+    market: integer("market"),
+    low: integer("low"),
+    mid: integer("mid"),
+    high: integer("high"),
+    directLow: integer("direct_low"),
+    byCondition: jsonb("by_condition").$type<Record<string, number>>(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.feedId, t.day] }), index("market_prices_feed_idx").on(t.feedId, t.productId)],
+);
+
+/** A manager's repricing rules (migration 0021): one row, the contract's PricingRules as JSON. */
+export const pricingRules = pgTable("pricing_rules", {
+  id: integer("id").primaryKey().default(1),
+  rules: jsonb("rules").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+  updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+});
+
+/**
+ * A proposed price (migration 0021): made by a run of the rules, waiting for a manager, then
+ * accepted (written by the import `import_id`), dismissed, or superseded by a later run's.
+ */
+export const priceProposals = pgTable(
+  "price_proposals",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    runId: integer("run_id").references(() => priceFeedRuns.id, { onDelete: "set null" }),
+    oldPrice: integer("old_price"),
+    newPrice: integer("new_price").notNull(),
+    market: integer("market").notNull(),
+    estimated: boolean("estimated").notNull(),
+    changePercent: doublePrecision("change_percent"),
+    atStake: integer("at_stake").notNull(),
+    big: boolean("big").notNull(),
+    /** The rules' steps, in order, in words (why this price). */
+    steps: jsonb("steps").$type<Array<{ rule: string; text: string; cents: number }>>().notNull(),
+    /** The product's updated_at the proposal was made from: accepting merges like an import row with updated_at. */
+    basedOn: ts("based_on").notNull(),
+    status: text("status", { enum: ["pending", "accepted", "dismissed", "superseded"] })
+      .notNull()
+      .default("pending"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    decidedAt: ts("decided_at"),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    importId: uuid("import_id").references(() => imports.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("price_proposals_pending_idx").on(t.productId).where(sql`${t.status} = 'pending'`),
+    index("price_proposals_stake_idx").on(t.atStake.desc()).where(sql`${t.status} = 'pending'`),
   ],
 );
