@@ -3,7 +3,7 @@ import react from "@vitejs/plugin-react";
 import { build, defineConfig, type Plugin } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { VitePWA } from "vite-plugin-pwa";
-import { THEME_COLOR } from "./src/client/features/theme/theme-colors";
+import { THEME_COLOR } from "./src/client/features/theme/theme-colors.js";
 
 /** The page's head script's source (src/client/early/), served and built as `/early-catalogue.js`. */
 const EARLY_ENTRY = "early/early-catalogue.ts";

@@ -39,13 +39,14 @@ function fitText(ctx: CanvasRenderingContext2D, text: string, width: number, siz
   return `${cut.trimEnd()}…`;
 }
 
-type Bwip = typeof import("bwip-js/browser");
+/** Only the Code 128 encoder: bwip-js's toCanvas takes every symbology it knows (most of a megabyte), one named encoder only its own. */
+type Code128 = typeof import("bwip-js/browser").code128;
 
 /** The Code 128 bars at the widest module that fits `width` with its quiet zones; too long for MIN_MODULE_PX: an error. */
-function barsFor(bwip: Bwip, barcode: string, width: number): HTMLCanvasElement {
+function barsFor(code128: Code128, barcode: string, width: number): HTMLCanvasElement {
   for (let scale = MAX_MODULE_PX; scale >= MIN_MODULE_PX; scale--) {
     const canvas = document.createElement("canvas");
-    bwip.toCanvas(canvas, { bcid: "code128", text: barcode, scale, height: 10 });
+    code128(canvas, { bcid: "code128", text: barcode, scale, height: 10 });
     if (canvas.width + 2 * QUIET_MODULES * scale <= width) return canvas;
   }
   throw new LabelTooSmallError(barcode);
@@ -58,7 +59,7 @@ function barsFor(bwip: Bwip, barcode: string, width: number): HTMLCanvasElement 
  * prints (a PDF's standard fonts know only Western European letters).
  */
 export async function renderLabel(p: Product, sheet: LabelSheet, money: (cents: number | null) => string): Promise<HTMLCanvasElement> {
-  const bwip = await import("bwip-js/browser");
+  const { code128 } = await import("bwip-js/browser");
   const width = px(sheet.label.width);
   const height = px(sheet.label.height);
   const pad = px(1.5);
@@ -93,7 +94,7 @@ export async function renderLabel(p: Product, sheet: LabelSheet, money: (cents: 
   const codeSize = px(2.2);
   const barsTop = lineY + px(3.2) * 1.2;
   const barsBottom = height - pad - codeSize * 1.1;
-  const bars = barsFor(bwip, p.barcode, width);
+  const bars = barsFor(code128, p.barcode, width);
   // Bars stretch only in height: their widths stay whole dots.
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(bars, Math.round((width - bars.width) / 2), barsTop, bars.width, Math.max(px(5), barsBottom - barsTop));
