@@ -30,6 +30,7 @@ let failedStarts = 0;
 const crashes = []; // when each recent crash happened
 
 function start() {
+  // The server writes to this process's own stdout: on a terminal its log lines are readable, JSON elsewhere (src/server/logging.ts).
   const child = spawn(process.execPath, serverArgs, { stdio: ["inherit", "inherit", "inherit", "ipc"] });
   server = child;
   let served = false;

@@ -9,6 +9,7 @@ import type { Database, Db } from "./db/client.js";
 import { EmbeddedMaintenance } from "./db/embedded-maintenance.js";
 import { EventBus } from "./events.js";
 import { CA_CERT_PATH } from "./https.js";
+import { logDestination } from "./logging.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
@@ -84,7 +85,7 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 export async function buildApp({ config, database, serveClient = true, tls }: BuildAppOptions): Promise<FastifyInstance> {
   const options = {
-    logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL, redact: REDACT },
+    logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL, redact: REDACT, ...logDestination(config) },
     // Two log lines per request cost more than a scan's lookup itself: per-request lines only when
     // debugging. Errors, refusals by the database and outages are logged by the error handler.
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== "debug" && config.LOG_LEVEL !== "trace" }),
