@@ -559,6 +559,8 @@ export const priceFeeds = pgTable("price_feeds", {
   url: text("url"),
   /** TCGCSV only: the products URL that goes with `url`. */
   productsUrl: text("products_url"),
+  /** The shop's day the schedule last fetched it: one process fetches it once a day (it claims the day first). */
+  fetchedOn: date("fetched_on", { mode: "string" }),
   createdAt: ts("created_at").notNull().defaultNow(),
   createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
 });
