@@ -3,9 +3,9 @@ import type { FastifyBaseLogger } from "fastify";
 import { compressParts, type JsonParts } from "./json-parts.js";
 
 /**
- * The gzip copy's level. 3, not zlib's default 6: on the 45 MB list 71 ms instead of 220-235 ms
- * of CPU for 2.0 MB instead of 1.7 MB (a first list after a change waits for both copies, and
- * during an import every process builds one every few seconds). Browsers over HTTPS take brotli.
+ * The gzip copy's level. 3, not zlib's default 6: a fraction of the CPU for a slightly larger copy
+ * (a first list after a change waits for both copies, and during an import every process builds
+ * one every few seconds). Browsers over HTTPS take brotli.
  */
 const GZIP_LEVEL = 3;
 /** zlib's output chunks while compressing a snapshot: fewer, larger callbacks on the event loop. */
@@ -71,20 +71,18 @@ export interface CatalogueCacheOptions {
   /**
    * While the quiet time keeps a change from a build, the mirror follows the changes (catchUp), so
    * the next build (a request's too) reads only the last ones. On PostgreSQL. Not on the embedded
-   * database: there every statement holds its one connection, import batches let the catch-up's
-   * statements go first, and in the bench an import ran slower with it (13.9 s against 9.9 s).
+   * database: there every statement holds its one connection and import batches let the
+   * catch-up's statements go first, so following the changes would slow the import down.
    */
   catchUpBetweenBuilds: boolean;
   /**
    * Bulk work in this process (an import being written): while it answers true, no background
    * build starts, where catchUpBetweenBuilds (the mirror follows the changes meanwhile, so the build
    * after the import only makes the list). Without it the mirror reads the changes when it builds:
-   * skipped builds would only move their reads after the import (on the embedded database the first
-   * load right after the seed's two 50,000-row imports took 3.2 s instead of 1.0-1.2 s). Requests
-   * still build when they must, and the build comes at the first look after it answers false. A
-   * list of 100,000 products built every few seconds during an import is thousands of changes
-   * behind once built, and each build took 0.4-0.9 s of a 2-core server's CPU from the import on
-   * PostgreSQL.
+   * skipped builds would only move their reads after the import, onto the first load that follows
+   * it. Requests still build when they must, and the build comes at the first look after it
+   * answers false. A list of 100,000 products built every few seconds during an import is
+   * thousands of changes behind once built, and each build takes CPU from the import.
    */
   busy?: () => boolean;
 }
@@ -114,8 +112,9 @@ interface Look {
 
 /**
  * The catalogue list, built once (from the catalogue mirrored in memory) and compressed once, then
- * shared: every screen's first load used to make the database build (and the server compress)
- * tens of megabytes again, and on the embedded database every other request waited behind it. A
+ * shared: otherwise every screen's first load would make the database build (and the server
+ * compress) tens of megabytes again, and on the embedded database every other request would wait
+ * behind it. A
  * list answer only has to be complete
  * up to the revision it names; clients fetch what changed after it with ?since=R. So a snapshot is
  * sent while it is at most `maxBehind` changes behind.
@@ -275,7 +274,7 @@ export class CatalogueCache {
       if (quiet || busy) {
         if (quiet) next = Math.min(next, wait);
         // Meanwhile the mirror follows the changes, so the next build (a request's too) reads only
-        // the last ones: after a 50,000-row import its catch-up took most of a first load's second.
+        // the last ones, instead of a large import's whole catch-up falling on the next first load.
         // A failure here is the next build's to report (it reads them again).
         if (this.options.catchUpBetweenBuilds) await this.source.catchUp().catch(() => {});
         return;

@@ -8,10 +8,10 @@ const PART_BYTES = 512 * 1024;
 const TURN_BYTES = 2 * 1024 * 1024;
 
 /**
- * JSON text kept in parts of about half a megabyte. The catalogue list is ~45 MB at 100,000
- * products: joined as strings, encoded and concatenated into one buffer it held the event loop
- * for 100-400 ms at a time (and made garbage the collector then stopped for), so it is written
- * straight into parts, a few megabytes per turn, and sent and compressed part by part.
+ * JSON text kept in parts of about half a megabyte. The catalogue list runs to tens of megabytes
+ * at 100,000 products: joined as strings, encoded and concatenated into one buffer it would hold
+ * the event loop for long stretches (and make garbage the collector then stops for), so it is
+ * written straight into parts, a few megabytes per turn, and sent and compressed part by part.
  */
 export class JsonParts {
   readonly bytes: number;
@@ -50,9 +50,9 @@ export class JsonParts {
 
 /**
  * Part buffers kept for the next text written, for a text rebuilt again and again (the catalogue
- * list, ~45 MB): new buffers of that size at every build counted against V8's external memory,
- * and each build set off a major garbage collection of the whole heap (no heap memory freed; a
- * 10-30 ms pause on a quiet machine, 100 ms and more on a busy one). Only buffers given back
+ * list, tens of megabytes): new buffers of that size at every build count against V8's external
+ * memory, and each build would set off a major garbage collection of the whole heap that frees no
+ * heap memory, a pause for every request. Only buffers given back
  * (release()) are handed out again.
  */
 export class PartPool {

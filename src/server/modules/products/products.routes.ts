@@ -108,7 +108,7 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       if (encoding) reply.header("content-encoding", encoding);
       if (encoding) return reply.send(answer.list[encoding]);
       // No compression asked for (rare: browsers and fetch ask for gzip): the gzip copy decompressed
-      // as it is sent (in the thread pool, part by part: never one 45 MB buffer).
+      // as it is sent (in the thread pool, part by part: never one buffer of the whole list).
       reply.header("content-length", String(answer.list.bytes));
       return reply.send(Readable.from([answer.list.gzip]).pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES })));
     },

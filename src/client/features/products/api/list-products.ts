@@ -27,8 +27,8 @@ const revisionOf = (value: string | null): number | null => {
 
 /**
  * GET /api/products?catch_up=true: every product, newest first, complete up to the revision it
- * names (the store catches up with ?since= right after). The list (23 MB of JSON at 100,000
- * products) is parsed in slices as it downloads, so the page keeps painting and taking input
+ * names (the store catches up with ?since= right after). The list (tens of megabytes of JSON
+ * at 100,000 products) is parsed in slices as it downloads, so the page keeps painting and taking input
  * meanwhile; the parser loads beside the download, not with the first screen. When the page asked for it before
  * the app loaded (the early script, for `userId`), that list is taken if it came; anything
  * else (an error status, a network failure, a body that does not parse, 10 s without it) asks
