@@ -30,9 +30,9 @@ const DUE_TABLES = `
  * space (expired sessions and idempotency keys, a webhook's dropped backlog) is never reused, and
  * the planner never learns the tables' sizes. So the server does autovacuum's work itself, with
  * autovacuum's thresholds, one table at a time, and only when the shop is quiet: PGlite is one
- * connection, and a tap arriving during a VACUUM waits for it (tens of milliseconds once a table
- * has been vacuumed before: only the pages changed since are read; a first VACUUM of 100,000 new
- * products, about 0.4 s). PostgreSQL's own autovacuum does this there: not started.
+ * connection, and a tap arriving during a VACUUM waits for it (short once a table has been
+ * vacuumed before: only the pages changed since are read; longest for a table's first VACUUM).
+ * PostgreSQL's own autovacuum does this there: not started.
  */
 export class EmbeddedMaintenance {
   private timer: NodeJS.Timeout | undefined;
