@@ -1,8 +1,8 @@
 -- Added by hand (drizzle-kit writes no functions).
 -- A tap is the commonest change: its inventory.quantity_changed deliveries are written here, not
 -- through enqueue_webhook_event() (same rows). The function call, the two webhook_subscribed()
--- looks before it and its own look at the webhooks were a quarter of what a webhook adds to a tap
--- on the embedded database (bench/webhooks: taps with a webhook were 0.85 of the taps without).
+-- looks before it and its own look at the webhooks were a large part of what a webhook adds to a
+-- tap on the embedded database (bench/webhooks/README.md).
 -- The product is read and its JSON made once, when a webhook wants it.
 CREATE OR REPLACE FUNCTION quantity_audit_to_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE

@@ -1,9 +1,8 @@
 -- A product's API JSON written as text (product_json_text), the same fields, values and order as
 -- product_json() since 0012 (the SQL twin of products.presenter.ts toProduct). json_build_object
--- took about twice the CPU: 100,000 products 0.71-0.87 s against 0.34-0.52 s. Every catalogue
--- mirror reads every changed product through it (each server process reads each product an
--- import writes), and during a large import that work took a core from the import. Its text has no
--- blanks around the colons: the whole list is 13% smaller (47.1 -> 40.9 MB at 100,000 products).
+-- costs about twice the CPU, and every catalogue mirror reads every changed product through it
+-- (each server process reads each product an import writes), so during a large import that work
+-- would take a core from the import. Its text has no blanks around the colons: a smaller list.
 -- product_json() keeps its json type for the statements that build JSON around it (taps' answers,
 -- webhooks): it is this text, checked once as json.
 -- Nullable columns are coalesced: one null operand would make the whole text null.
