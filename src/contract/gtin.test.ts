@@ -39,7 +39,7 @@ describe("GTIN normalisation: examples", () => {
   it("a code that lost its leading zeros in a spreadsheet is recognised", () => {
     expect(sameBarcode("74427158064", "074427158064")).toBe(true);
     expect(sameBarcode("74427158064", "0074427158064")).toBe(true);
-    // The issue's own example, 074427158066, has a wrong check digit (4 is right): not a GTIN,
+    // 074427158066 looks like one but has a wrong check digit (4 is right): not a GTIN,
     // so it compares exactly, like any other number.
     expect(sameBarcode("74427158066", "074427158066")).toBe(false);
   });

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../test/test-app.js";
 import { apiRoutes, deepJson, fastifyApiRoutes, readsBody, urlOf } from "./routes.test-support.js";
 
 /**
- * No request can end the process (issue 37): bodies nested too deeply are refused with 400 while
+ * No request can end the process: bodies nested too deeply are refused with 400 while
  * they are parsed, on every route, over real HTTP to a listening server, so a crash (an exception
  * thrown outside a request, which ends the process) would show as a refused connection.
  */
@@ -45,7 +45,7 @@ async function expectServing() {
   expect(res.status).toBe(200);
 }
 
-/** The body of issue 37: one import row whose "constructor" nests `depth` levels, after `padRows` valid rows. */
+/** A crafted import body: one import row whose "constructor" nests `depth` levels, after `padRows` valid rows. */
 function craftedImport(depth: number, padRows = 0): string {
   const pad = Array.from({ length: padRows }, (_, i) => `{"barcode":"PAD${i}","product_name":"Padding","vendor":"Topps"},`).join("");
   return `{"products":[${pad}${deepJson(depth, "constructor")}]}`;
@@ -65,7 +65,7 @@ describe("the depth rule", () => {
   });
 });
 
-describe("the import body of issue 37", () => {
+describe("a deeply nested import body", () => {
   it("is refused with 400 when read on the event loop (100 kB), and the server keeps serving", async () => {
     const body = craftedImport(5_000);
     expect(body.length).toBeGreaterThan(75_000);

@@ -8,7 +8,7 @@ import { type Actor, bodyText, type GeneratedRequest, requestOf } from "./arbitr
 import { type ApiRoute, apiRoutes } from "./routes.test-support.js";
 
 /**
- * Property-based tests of every route the app has (issue 37): requests made from each route's
+ * Property-based tests of every route the app has: requests made from each route's
  * contract, then made wrong in every way a client can (wrong types, missing and extra fields,
  * huge strings, numbers out of range, deep and wide values, text that is not JSON, mutated path
  * parameters and query strings), sent as a super_admin, a streamer and an API token. Every

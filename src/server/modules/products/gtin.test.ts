@@ -59,7 +59,7 @@ describe("lookup by GTIN", () => {
     expect((await lookup(other.replace(/^0+/, ""))).json<Product>().id).toBe(asUpcA.id);
   });
 
-  it("820650853548 finds 0820650853548 (the issue's example)", async () => {
+  it("820650853548 finds 0820650853548 (UPC-A and the EAN-13 a camera reports)", async () => {
     const stored = await manager.create({ barcode: "0820650853548" });
     expect((await lookup("820650853548")).json<Product>().id).toBe(stored.id);
   });
