@@ -132,7 +132,8 @@ CREATE UNIQUE INDEX "price_proposals_pending_idx" ON "price_proposals" USING btr
 CREATE INDEX "price_proposals_stake_idx" ON "price_proposals" USING btree ("at_stake" DESC NULLS LAST) WHERE "price_proposals"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "product_market_tcgplayer_idx" ON "product_market" USING btree ("tcgplayer_product_id");--> statement-breakpoint
 CREATE INDEX "product_market_scryfall_idx" ON "product_market" USING btree ("scryfall_id");--> statement-breakpoint
-CREATE INDEX "product_market_pokemontcg_idx" ON "product_market" USING btree ("pokemontcg_id");CREATE INDEX "product_market_pokemontcg_idx" ON "product_market" USING btree ("pokemontcg_id");-- Written by hand: what a product and a feed's card are matched by when no id links them.
+CREATE INDEX "product_market_pokemontcg_idx" ON "product_market" USING btree ("pokemontcg_id");--> statement-breakpoint
+-- Written by hand: what a product and a feed's card are matched by when no id links them.
 -- A collector number as printed, compared without its total and leading zeros ("025/198" and
 -- "25" are one number) and without letter case ("SV001" and "sv1" stay apart: the letters count).
 CREATE FUNCTION card_number_key(number text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
