@@ -8,6 +8,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { messageOr } from "../../../lib/http";
 import { useServerError } from "../../../lib/use-server-error";
 import { notify } from "../../notifications";
+import { MarketSection } from "../../prices";
 import { useUpdateProduct, versionConflict } from "../api/update-product";
 import { PhotoEditor } from "../photos/photo-editor";
 import {
@@ -121,6 +122,10 @@ export function EditProductDialog({ product, onClose }: EditProductDialogProps) 
           />
           {/* Photos are saved as they change, apart from the form's Save. */}
           <PhotoEditor product={live} onView={setViewing} />
+          {/* So are the market ids and the frozen price (the section loads on its own). */}
+          <Suspense fallback={null}>
+            <MarketSection productId={product.id} />
+          </Suspense>
           <div className="flex flex-wrap justify-end gap-2">
             <Button variant="secondary" onClick={onClose} disabled={saving}>
               Cancel

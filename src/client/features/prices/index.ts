@@ -1,0 +1,7 @@
+import { lazy } from "react";
+
+// Market prices: a product's market price where people look at products. Each part loads when
+// first shown: the screens that import this file carry none of them.
+
+/** The Edit Product dialog's Market section. */
+export const MarketSection = lazy(() => import("./components/market-section").then((m) => ({ default: m.MarketSection })));
