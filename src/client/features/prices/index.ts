@@ -5,3 +5,5 @@ import { lazy } from "react";
 
 /** The Edit Product dialog's Market section. */
 export const MarketSection = lazy(() => import("./components/market-section").then((m) => ({ default: m.MarketSection })));
+/** The streamer's "Market $12.34" beside the current price. */
+export const MarketPriceLine = lazy(() => import("./components/market-price-line").then((m) => ({ default: m.MarketPriceLine })));

@@ -1,10 +1,13 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render as renderIn, screen } from "@testing-library/react";
+import { render as renderIn, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../../contract/products";
 import { NO_DETAILS } from "../../../../contract/rules";
+import { fakeMarket, routes } from "../../../test/price-fakes";
+import { startTestServer, type TestServer } from "../../../test/test-server";
+import { todayIn } from "../../reports";
 import { CurrentProductCard } from "./current-product-card";
 
 /** The card reads the shop's currency through the query client (USD until the server answers). */
@@ -32,6 +35,12 @@ function renderCard(stock: number, overrides: Partial<Product> = {}) {
   render(<CurrentProductCard product={{ ...product, ...overrides }} stock={stock} canUpdate onSold={onSold} onAdd={onAdd} />);
   return { onSold, onAdd };
 }
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
 
 describe("CurrentProductCard", () => {
   it("shows the product's fields", () => {
@@ -83,5 +92,41 @@ describe("CurrentProductCard", () => {
     );
     expect(screen.getByTestId("pending-taps")).toHaveTextContent("3 pending");
     expect(screen.getByText("Sold 1: Topps Chrome 2024 Hobby Box (pending)")).toBeInTheDocument();
+  });
+
+  it("shows the market price and its age beside the price, and nothing when no feed prices the product", async () => {
+    const day = todayIn("UTC");
+    const latest = {
+      feed_id: 1,
+      feed_name: "TCGplayer",
+      day,
+      checked_on: day,
+      finish: "normal" as const,
+      currency: "USD",
+      market: 1234,
+      low: null,
+      mid: null,
+      high: null,
+      direct_low: null,
+      by_condition: null,
+    };
+    const app = routes({
+      "GET /api/products/7/market-prices": () => [200, fakeMarket(7, { latest, history: [latest] })],
+      "GET /api/products/8/market-prices": () => [200, fakeMarket(8)],
+    });
+    server = await startTestServer(app.handle);
+    renderCard(3, { price: 1500 });
+    expect(await screen.findByTestId("current-market")).toHaveTextContent("Market $12.34 · seen today");
+    expect(screen.getByTestId("current-price")).toHaveTextContent("$15.00");
+
+    const client = new QueryClient();
+    renderIn(
+      <QueryClientProvider client={client}>
+        <CurrentProductCard product={{ ...product, id: 8, price: 900 }} stock={3} canUpdate onSold={vi.fn()} onAdd={vi.fn()} />
+      </QueryClientProvider>,
+    );
+    // Once its market (none) has arrived, the second card shows no market line.
+    await waitFor(() => expect(client.getQueryCache().find({ queryKey: ["prices", "market", 8] })?.state.status).toBe("success"));
+    expect(screen.getAllByTestId("current-market")).toHaveLength(1);
   });
 });

@@ -1,11 +1,12 @@
 import { CloudOff, Minus, Plus, TriangleAlert } from "lucide-react";
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
 import type { Product } from "../../../../contract/products";
 import { fewLeft } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { gradeText, setText } from "../../../lib/card-details";
+import { MarketPriceLine } from "../../prices";
 import { ProductPhotoButton } from "../../products";
 import { useMoney } from "../../settings";
 import { DISABLED_IN_STREAM } from "../messages";
@@ -45,13 +46,19 @@ export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd, p
         <h2 id="current-product-title" className="text-xl font-bold leading-tight break-words" data-testid="current-product-name">
           {product.product_name}
         </h2>
-        {product.price !== null ? (
-          // Read off the screen during a stream: as large as the stock.
-          <p className="shrink-0 text-4xl font-extrabold tabular-nums text-green-800 dark:text-green-300" data-testid="current-price">
-            <span className="sr-only">Price </span>
-            {money(product.price)}
-          </p>
-        ) : null}
+        <div className="flex shrink-0 flex-col items-end">
+          {product.price !== null ? (
+            // Read off the screen during a stream: as large as the stock.
+            <p className="text-4xl font-extrabold tabular-nums text-green-800 dark:text-green-300" data-testid="current-price">
+              <span className="sr-only">Price </span>
+              {money(product.price)}
+            </p>
+          ) : null}
+          {/* The market price beside it, when a feed prices the product (its code loads on its own). */}
+          <Suspense fallback={null}>
+            <MarketPriceLine productId={product.id} />
+          </Suspense>
+        </div>
       </div>
       {grade || set ? (
         <p className="mt-1 text-lg font-semibold" data-testid="current-details">
