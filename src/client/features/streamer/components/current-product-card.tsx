@@ -46,20 +46,18 @@ export function CurrentProductCard({ product, stock, canUpdate, onSold, onAdd, p
         <h2 id="current-product-title" className="text-xl font-bold leading-tight break-words" data-testid="current-product-name">
           {product.product_name}
         </h2>
-        <div className="flex shrink-0 flex-col items-end">
-          {product.price !== null ? (
-            // Read off the screen during a stream: as large as the stock.
-            <p className="text-4xl font-extrabold tabular-nums text-green-800 dark:text-green-300" data-testid="current-price">
-              <span className="sr-only">Price </span>
-              {money(product.price)}
-            </p>
-          ) : null}
-          {/* The market price beside it, when a feed prices the product (its code loads on its own). */}
-          <Suspense fallback={null}>
-            <MarketPriceLine productId={product.id} />
-          </Suspense>
-        </div>
+        {product.price !== null ? (
+          // Read off the screen during a stream: as large as the stock.
+          <p className="shrink-0 text-4xl font-extrabold tabular-nums text-green-800 dark:text-green-300" data-testid="current-price">
+            <span className="sr-only">Price </span>
+            {money(product.price)}
+          </p>
+        ) : null}
       </div>
+      {/* The market price right under it, when a feed prices the product (its code loads on its own). */}
+      <Suspense fallback={null}>
+        <MarketPriceLine productId={product.id} />
+      </Suspense>
       {grade || set ? (
         <p className="mt-1 text-lg font-semibold" data-testid="current-details">
           {[grade, set].filter(Boolean).join(" · ")}
