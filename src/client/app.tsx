@@ -10,6 +10,7 @@ import { InventoryView, preloadInventoryView } from "./features/inventory";
 import { LiveFeedProvider, notify, Toasters, useLiveFeed } from "./features/notifications";
 import { OrdersView } from "./features/orders";
 import { LiveProvider } from "./features/presence";
+import { PricesView } from "./features/prices";
 import { EditProductDialog, ProductStoreProvider, useCatalogue, useProduct, useProductStore } from "./features/products";
 import { ReportsView } from "./features/reports";
 import { StreamerView } from "./features/streamer";
@@ -135,6 +136,7 @@ function Shell() {
           {view === "reports" ? <ReportsView search={screen.search} onSearchChange={setScreenSearch} onOpenProduct={openProduct} /> : null}
           {view === "users" ? <UsersView /> : null}
           {view === "orders" ? <OrdersView orderId={orderId} onOpenOrder={openOrder} onCloseOrder={closeOrder} /> : null}
+          {view === "prices" ? <PricesView /> : null}
           {view === "integrations" ? <IntegrationsView /> : null}
           {productId !== undefined && here.redirect === null ? <OpenProduct id={productId} onClose={closeProduct} /> : null}
         </Suspense>

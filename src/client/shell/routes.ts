@@ -9,6 +9,7 @@ export const VIEW_PATHS: Record<View, string> = {
   reports: "/reports",
   users: "/users",
   orders: "/orders",
+  prices: "/prices",
   integrations: "/integrations",
 };
 

@@ -1,6 +1,6 @@
 import { canManageIntegrations, type Permissions, type Role } from "../../contract/permissions";
 
-export const VIEWS = ["streamer", "inventory", "reports", "users", "orders", "integrations"] as const;
+export const VIEWS = ["streamer", "inventory", "reports", "users", "orders", "prices", "integrations"] as const;
 export type View = (typeof VIEWS)[number];
 
 export const VIEW_LABELS: Record<View, string> = {
@@ -9,13 +9,14 @@ export const VIEW_LABELS: Record<View, string> = {
   reports: "Reports",
   users: "Manage Users",
   orders: "Orders",
+  prices: "Prices",
   integrations: "Integrations",
 };
 
 /**
  * Streamers: only the streamer view. Others: streamer, inventory (canManageProducts), reports
  * (canViewAudit: managers and super_admin, inventory users without money at cost), users
- * (canManageUsers); managers and super administrators also orders and integrations.
+ * (canManageUsers); managers and super administrators also orders, prices and integrations.
  */
 export function allowedViews(role: Role, permissions: Permissions): View[] {
   if (role === "streamer") return ["streamer"];
@@ -23,7 +24,7 @@ export function allowedViews(role: Role, permissions: Permissions): View[] {
   if (permissions.canManageProducts) views.push("inventory");
   if (permissions.canViewAudit) views.push("reports");
   if (permissions.canManageUsers) views.push("users");
-  if (canManageIntegrations(role)) views.push("orders", "integrations");
+  if (canManageIntegrations(role)) views.push("orders", "prices", "integrations");
   return views;
 }
 

@@ -1,8 +1,10 @@
 import { lazy } from "react";
 
-// Market prices: a product's market price where people look at products. Each part loads when
-// first shown: the screens that import this file carry none of them.
+// Market prices: feeds, repricing rules and the review of the prices they propose (the Prices
+// view), and a product's market price where people look at products. Each part loads when first
+// shown: the app's first screen imports this file, and carries none of them.
 
+export const PricesView = lazy(() => import("./components/prices-view").then((m) => ({ default: m.PricesView })));
 /** The Edit Product dialog's Market section. */
 export const MarketSection = lazy(() => import("./components/market-section").then((m) => ({ default: m.MarketSection })));
 /** The streamer's "Market $12.34" beside the current price. */

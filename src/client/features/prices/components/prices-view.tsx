@@ -1,0 +1,42 @@
+import { Tags } from "lucide-react";
+import { canManageIntegrations } from "../../../../contract/permissions";
+import { useAuth } from "../../auth";
+import { FeedsSection } from "./feeds-section";
+import { ReviewSection } from "./review-section";
+import { RulesSection } from "./rules-section";
+
+/**
+ * The Prices screen (managers and super administrators): the new prices waiting for review
+ * first (the morning's work), then where market prices come from and the rules that turn them
+ * into prices. Stacked on a phone; feeds and rules side by side on a laptop.
+ */
+export function PricesView() {
+  const { user } = useAuth();
+  if (!user) return null;
+  if (!canManageIntegrations(user.role)) {
+    return (
+      <section className="rounded-xl border border-gray-200 bg-white p-6 text-center dark:border-gray-700 dark:bg-gray-900">
+        <h1 className="text-xl font-bold">Access Denied</h1>
+        <p>You don't have permission to manage prices.</p>
+      </section>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4" data-testid="prices-view">
+      <div className="min-w-0">
+        <h1 className="flex items-center gap-2 text-2xl font-bold">
+          <Tags aria-hidden="true" className="h-7 w-7 shrink-0 text-blue-700 dark:text-blue-400" />
+          Prices
+        </h1>
+        <p className="text-sm text-gray-700 dark:text-gray-300">
+          Market prices from your feeds, turned into new prices by your rules. Nothing changes until you accept it.
+        </p>
+      </div>
+      <ReviewSection />
+      <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
+        <FeedsSection />
+        <RulesSection />
+      </div>
+    </div>
+  );
+}
