@@ -7,8 +7,11 @@ import { priceKeys } from "../api/keys";
 import { waitForImport } from "../api/wait-for-import";
 import { pricesText } from "../proposal-text";
 
-/** How long the accepted prices can be undone from their message (later: from the CSV dialog's recent imports). */
-export const ACCEPT_UNDO_MS = 10_000;
+/**
+ * The message of accepted prices stays until it is closed: its Undo waits while the manager
+ * checks the new prices on other screens (later, the CSV dialog's recent imports undo them too).
+ */
+const ACCEPT_UNDO_MS = Number.POSITIVE_INFINITY;
 export const ACCEPT_FAILED = "Failed to accept the new prices";
 export const UNDO_FAILED = "Failed to put the old prices back";
 
