@@ -7,6 +7,8 @@
  *   p50 of 5 calls, on PGlite and on PostgreSQL (BENCH_DB as above)
  * - webhooks (bench/webhooks/): taps with a webhook on every event whose endpoint answers in 2 s,
  *   against the same taps with no webhook (target ratio 0.9)
+ * - prices (bench/prices/): a 300 MB Scryfall-shaped feed over 100,000 products while a streamer taps
+ *   (run time, the server's memory growth, taps during the run against taps before it)
  * - inventory-browser (bench/inventory-browser/): the inventory's table and cards at 100,000 products
  *   in Chromium against a plain page (typing, live changes, first load, heap)
  */
@@ -14,6 +16,7 @@ import { runBusyShop } from "./busy-shop/index.js";
 import { cleanUp } from "./busy-shop/servers.js";
 import { runHotPaths } from "./hot-paths/index.js";
 import { runInventoryBrowser } from "./inventory-browser/index.js";
+import { runPrices } from "./prices/index.js";
 import { runReports } from "./reports/index.js";
 import { runWebhooks } from "./webhooks/index.js";
 
@@ -22,6 +25,7 @@ const parts: Record<string, () => Promise<void>> = {
   "busy-shop": runBusyShop,
   reports: runReports,
   webhooks: runWebhooks,
+  prices: runPrices,
   "inventory-browser": runInventoryBrowser,
 };
 

@@ -98,9 +98,15 @@ export const pricingRulesSchema = z
   .object({
     /** Which of the feed's kinds of price is the market; the caller of proposePrice reads it and passes that price. */
     price_kind: z.enum(PRICE_KINDS, { error: PRICING_RULE_MESSAGES.priceKind }),
-    condition_percent: z.record(z.enum(CONDITIONS), wholeNumber(PERCENT_MIN, PERCENT_MAX, PRICING_RULE_MESSAGES.conditionPercent), {
-      error: PRICING_RULE_MESSAGES.conditionPercent,
-    }),
+    // An object with each condition named (not a record keyed by an enum): the API document then
+    // lists the properties it requires.
+    condition_percent: z.object(
+      Object.fromEntries(CONDITIONS.map((c) => [c, wholeNumber(PERCENT_MIN, PERCENT_MAX, PRICING_RULE_MESSAGES.conditionPercent)])) as Record<
+        Condition,
+        ReturnType<typeof wholeNumber>
+      >,
+      { error: PRICING_RULE_MESSAGES.conditionPercent },
+    ),
     /** In order: the first that matches applies. */
     overrides: z.array(overrideSchema).max(OVERRIDES_MAX, PRICING_RULE_MESSAGES.overridesMax),
     floor_cents: wholeNumber(0, MONEY_MAX_CENTS, PRICING_RULE_MESSAGES.floor).nullable(),

@@ -2,7 +2,7 @@
 import { type Role, roleHas, type ServerPermission } from "./permissions.js";
 
 /** What a token may do; a route's permission maps to one of these (server/permissions.ts). */
-export const TOKEN_SCOPES = ["products:read", "quantity:write", "products:write", "orders:write", "audit:read", "reports:read"] as const;
+export const TOKEN_SCOPES = ["products:read", "quantity:write", "products:write", "orders:write", "audit:read", "reports:read", "prices:write"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = {
@@ -12,6 +12,7 @@ export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = {
   "orders:write": "Place, list and cancel orders",
   "audit:read": "Read audit trails",
   "reports:read": "Read reports (sales, stock value, reorder list)",
+  "prices:write": "Market prices: feeds, repricing rules and proposals",
 };
 
 /**
@@ -27,6 +28,7 @@ export const SCOPE_PERMISSIONS: Record<TokenScope, ServerPermission | null> = {
   "orders:write": "canManageIntegrations",
   "audit:read": "canViewAudit",
   "reports:read": "canViewAudit",
+  "prices:write": "canManageIntegrations",
 };
 
 /** Whether a maker of this role may lend the scope to a token. */

@@ -17,6 +17,8 @@ import { importRoutes } from "./modules/import/import.routes.js";
 import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-runner.js";
 import { ordersRoutes } from "./modules/orders/orders.routes.js";
 import { photosRoutes } from "./modules/photos/photos.routes.js";
+import { PriceFeedSchedule } from "./modules/prices/price-schedule.js";
+import { pricesRoutes } from "./modules/prices/prices.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
 import { reportsRoutes } from "./modules/reports/reports.routes.js";
 import { ReportsJob } from "./modules/reports/reports-job.js";
@@ -26,6 +28,7 @@ import { showsRoutes } from "./modules/shows/shows.routes.js";
 import { ApiTokens } from "./modules/tokens/api-tokens.js";
 import { tokensRoutes } from "./modules/tokens/tokens.routes.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
+import { WebhookTargets } from "./modules/webhooks/webhook-targets.js";
 import { WebhookWorker } from "./modules/webhooks/webhook-worker.js";
 import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.js";
 import { openapiTransform } from "./openapi.js";
@@ -109,8 +112,6 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
     ...IMPORT_RUNNER_DEFAULTS,
     maxBatchRows: config.IMPORT_BATCH_ROWS,
     leaseMs: config.IMPORT_LEASE_SECONDS * 1000,
-    pauseInBatchMs: config.IMPORT_BATCH_PAUSE_MS,
-    pauseAfterBatchMs: config.IMPORT_BATCH_GAP_MS,
     // The embedded database has one connection for everything: a tap waits for the batch on it.
     // While nobody else uses it, the batches may be as long as on PostgreSQL.
     batchTargetMs: database.kind === "pglite" ? 50 : IMPORT_RUNNER_DEFAULTS.batchTargetMs,
@@ -138,6 +139,13 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   events.on("inventory_update", () => webhookWorker.nudge());
   app.addHook("onReady", async () => webhookWorker.start());
   app.addHook("onClose", async () => webhookWorker.close());
+  const priceFeedSchedule = new PriceFeedSchedule(database, new WebhookTargets(config.WEBHOOK_ALLOWED_HOSTS), app.log, {
+    at: config.PRICE_FEEDS_AT,
+    timezone: config.TIMEZONE,
+    currency: config.CURRENCY,
+  });
+  app.addHook("onReady", async () => priceFeedSchedule.start());
+  app.addHook("onClose", async () => priceFeedSchedule.close());
   let lastRequestAt = Date.now();
   app.addHook("onRequest", async () => {
     lastRequestAt = Date.now();
@@ -207,6 +215,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await ordersRoutes(zapp);
       await reportsRoutes(zapp);
       await webhooksRoutes(zapp);
+      await pricesRoutes(zapp);
     },
     { prefix: "/api" },
   );

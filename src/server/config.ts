@@ -162,6 +162,12 @@ export const configSchema = z.object({
       .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC")
       .refine(isTimeZone, "expected an IANA time zone name such as Europe/Berlin or America/New_York"),
   ),
+  /** When feeds with a URL are fetched each day (HH:MM, 24-hour, in TIMEZONE). */
+  PRICE_FEEDS_AT: z
+    .string()
+    .trim()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected a time of day as HH:MM, such as 06:00")
+    .default("06:00"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How log lines look: `pretty` (readable lines), `json` (one object a line, for production), or `auto`: pretty on a terminal only. */
   LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
@@ -183,10 +189,6 @@ export const configSchema = z.object({
   IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(5_000).default(1_000),
   /** How long an import's runner holds it without writing a batch before another process (or the next start) takes it over. */
   IMPORT_LEASE_SECONDS: z.coerce.number().positive().default(15),
-  /** Diagnostics and tests only: a pause inside each import batch's transaction, so a crash can land in the middle of one. */
-  IMPORT_BATCH_PAUSE_MS: z.coerce.number().int().min(0).default(0),
-  /** Diagnostics and tests only: a pause after each committed import batch, so a crash can land between two. */
-  IMPORT_BATCH_GAP_MS: z.coerce.number().int().min(0).default(0),
   /** A webhook attempt without a 2xx answer in this time has failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**

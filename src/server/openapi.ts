@@ -19,6 +19,7 @@ const ERROR_DESCRIPTIONS = {
   413: "Request body too large",
   422: "The Idempotency-Key was already used for a different request; nothing changed",
   429: "Too many attempts (or requests with one API token); see Retry-After",
+  502: "A source the server fetches from (a price feed's URL) could not be reached or answered with an error",
   503: "Database unavailable; try again shortly",
 } as const;
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
@@ -109,6 +110,16 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "POST /api/webhooks/{id}/test": "testWebhook",
   "GET /api/webhooks/{id}/deliveries": "listWebhookDeliveries",
   "POST /api/webhooks/{id}/deliveries/{delivery}/retry": "retryWebhookDelivery",
+  "GET /api/prices/feeds": "listPriceFeeds",
+  "POST /api/prices/feeds": "createPriceFeed",
+  "POST /api/prices/feeds/{id}/run": "runPriceFeed",
+  "GET /api/prices/runs/{id}": "getPriceFeedRun",
+  "GET /api/prices/proposals": "listPriceProposals",
+  "POST /api/prices/proposals/accept": "acceptPriceProposals",
+  "GET /api/prices/rules": "getPricingRules",
+  "PUT /api/prices/rules": "updatePricingRules",
+  "GET /api/products/{id}/market-prices": "getProductMarketPrices",
+  "PUT /api/products/{id}/market": "updateProductMarket",
 };
 
 /** A route's path as the document writes it: Fastify's `:id` parameters as `{id}`. */

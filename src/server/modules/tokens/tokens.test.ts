@@ -158,6 +158,10 @@ const calls: Record<
     { ok: 200, call: (api) => api.get("/api/reports/reorder") },
     { ok: 200, call: (api) => api.get("/api/reports/sales?from=2026-03-01&to=2026-03-07") },
   ],
+  "prices:write": [
+    { ok: 200, call: (api) => api.get("/api/prices/feeds") },
+    { ok: 200, call: (api) => api.get("/api/prices/proposals") },
+  ],
 };
 
 describe("a token's scopes", () => {

@@ -1,0 +1,90 @@
+import { sql } from "drizzle-orm";
+import type { FeedFormat } from "../../../contract/market.js";
+import type { Database } from "../../db/client.js";
+import { jsonParam, rowsOf } from "../../db/sql.js";
+import type { FeedInput } from "./feeds/parse-feed.js";
+import { parseFeed } from "./feeds/parse-feed.js";
+import { makeProposals } from "./price-proposals.js";
+import { matchAndRecord, productIdRange, stageCards } from "./prices.repo.js";
+
+/** Products matched per statement: each page is one short statement, so taps wait behind none for long. */
+const MATCH_PAGE = 5_000;
+/** The first problems a run keeps to show (a broken feed has thousands of the same). */
+const PROBLEMS_KEPT = 100;
+
+export interface RunOutcome {
+  id: number;
+  status: "done" | "failed";
+  records: number;
+  matched: number;
+  proposals: number;
+  problems: string[];
+  error: string | null;
+}
+
+export interface RunRequest {
+  feed: { id: number; format: FeedFormat };
+  trigger: "upload" | "schedule" | "request";
+  startedBy: number | null;
+  input: FeedInput;
+  currency: string;
+  timezone: string;
+}
+
+/**
+ * One reading of a feed: its cards staged under the run as they stream in, then matched to the
+ * products a page at a time and their prices recorded, then the rules run. A feed that fails while
+ * it is read changes nothing: its staged cards go, and the prices, the proposals and the cards an
+ * unmatched product is linked from stay the last good run's.
+ */
+export async function runFeed(database: Database, request: RunRequest): Promise<RunOutcome> {
+  const db = database.bulk.db;
+  const [run] = rowsOf<{ id: number; day: string }>(
+    await db.execute(sql`
+      insert into price_feed_runs (feed_id, status, trigger, day, started_by)
+      values (${request.feed.id}, 'running', ${request.trigger}, (now() at time zone ${request.timezone})::date, ${request.startedBy})
+      returning id, day::text as day`),
+  );
+  if (!run) throw new Error("The run was not recorded");
+  const problems: string[] = [];
+  let records = 0;
+  try {
+    const onProblem = (row: number, message: string) => {
+      if (problems.length < PROBLEMS_KEPT) problems.push(`Row ${row}: ${message}`);
+    };
+    for await (const batch of parseFeed(request.feed.format, request.input, { onProblem })) {
+      // The shop prices in one currency: a feed's prices in others (Scryfall's EUR) are not its.
+      const kept = batch.filter((r) => r.currency === request.currency);
+      await stageCards(db, run.id, records, kept);
+      records += kept.length;
+    }
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    await db.execute(sql`delete from feed_cards where run_id = ${run.id}`);
+    await db.execute(sql`
+      update price_feed_runs set status = 'failed', error = ${error}, records = ${records}, problems = ${jsonParam(problems)},
+        finished_at = now() where id = ${run.id}`);
+    return { id: run.id, status: "failed", records, matched: 0, proposals: 0, problems, error };
+  }
+
+  let matched = 0;
+  for (let after = 0; ; ) {
+    const page = await productIdRange(db, after, MATCH_PAGE);
+    if (!page) break;
+    matched += await matchAndRecord(
+      db,
+      { id: run.id, feedId: request.feed.id, day: run.day, currency: request.currency },
+      after,
+      page.last,
+    );
+    after = page.last;
+  }
+  // The feed's earlier runs' cards go: this run's are the ones to link from now.
+  await db.execute(sql`
+    delete from feed_cards where run_id in (select id from price_feed_runs where feed_id = ${request.feed.id} and id <> ${run.id})`);
+  const proposals = await makeProposals(database, { runId: run.id, currency: request.currency });
+  await db.execute(sql`
+    update price_feed_runs set status = 'done', records = ${records}, matched = ${matched}, proposals = ${proposals},
+      problems = ${jsonParam(problems)}, finished_at = now() where id = ${run.id}`);
+  return { id: run.id, status: "done", records, matched, proposals, problems, error: null };
+}

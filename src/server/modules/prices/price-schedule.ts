@@ -1,0 +1,84 @@
+import { Cron } from "croner";
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../../db/client.js";
+import { rowsOf } from "../../db/sql.js";
+import type { WebhookTargets } from "../webhooks/webhook-targets.js";
+import { fetchFeed } from "./price-fetch.js";
+import { runFeed } from "./price-runs.js";
+
+export interface ScheduleOptions {
+  /** When feeds with a URL are fetched each day, "HH:MM" in the shop's TIMEZONE. */
+  at: string;
+  timezone: string;
+  currency: string;
+}
+
+/**
+ * The daily fetch of every feed with a URL, from PRICE_FEEDS_AT in TIMEZONE: croner looks every
+ * hour at that minute (in the shop's time zone, clock changes included) and at start-up, so a day
+ * whose hour passed while the server was down is fetched when it is back. Each feed is claimed for the day by one statement before it is
+ * fetched, so of several server processes one fetches it, once.
+ */
+export class PriceFeedSchedule {
+  private job: Cron | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly targets: WebhookTargets,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: ScheduleOptions,
+  ) {}
+
+  start(): void {
+    const minute = Number(this.options.at.split(":")[1]);
+    this.job = new Cron(`${minute} * * * *`, { timezone: this.options.timezone, catch: true }, () => void this.runDue());
+    void this.runDue();
+  }
+
+  /** Fetches each feed due today whose hour has passed; resolves when done. */
+  runDue(): Promise<void> {
+    this.running ??= this.work().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async work(): Promise<void> {
+    const db = this.database.bulk.db;
+    try {
+      const due = rowsOf<{ id: number; format: string; url: string; products_url: string | null }>(
+        await db.execute(sql`
+          with today as (select (now() at time zone ${this.options.timezone}) as local)
+          update price_feeds set fetched_on = (select local::date from today)
+          where url is not null and fetched_on is distinct from (select local::date from today)
+            and (select local::time from today) >= ${this.options.at}::time
+          returning id, format, url, products_url`),
+      );
+      for (const feed of due) {
+        try {
+          const input = await fetchFeed(this.targets, feed);
+          const outcome = await runFeed(this.database, {
+            feed: { id: feed.id, format: feed.format as Parameters<typeof runFeed>[1]["feed"]["format"] },
+            trigger: "schedule",
+            startedBy: null,
+            input,
+            currency: this.options.currency,
+            timezone: this.options.timezone,
+          });
+          this.log.info({ feed: feed.id, run: outcome.id, status: outcome.status, matched: outcome.matched }, "prices: feed fetched");
+        } catch (err) {
+          this.log.warn({ err, feed: feed.id }, "prices: the daily fetch of a feed failed; it is tried again tomorrow, or run it by hand");
+        }
+      }
+    } catch (err) {
+      this.log.warn({ err }, "prices: looking for feeds to fetch failed; trying again at the next hour");
+    }
+  }
+
+  async close(): Promise<void> {
+    this.job?.stop();
+    await this.running;
+  }
+}

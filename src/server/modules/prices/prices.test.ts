@@ -1,0 +1,212 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FeedRun, PriceFeed, PriceProposal, ProductMarket } from "../../../contract/prices.js";
+import { DEFAULT_PRICING_RULES, type PricingRules } from "../../../contract/pricing-rules.js";
+import type { Product } from "../../../contract/products.js";
+import { signedIn } from "../../test/factories.js";
+import { multipart } from "../../test/photo-files.js";
+import { caller, newBarcode } from "../../test/product-calls.js";
+import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { eventually } from "../../test/webhook-receiver.js";
+
+/** Market prices through the API: feeds, matching, the price history, the rules' proposals, accepting them as an import and its undo. */
+
+let t: TestApp;
+let cookie: string;
+let api: ReturnType<typeof caller>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = (await signedIn(t.app, "manager")).cookie;
+  api = caller(t.app, cookie);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function upload(app: FastifyInstance, feedId: number, text: string, field = "file", name = "feed.csv"): Promise<FeedRun> {
+  const body = await multipart(Buffer.from(text), name, "text/csv", field);
+  const res = await app.inject({
+    method: "POST",
+    url: `/api/prices/feeds/${feedId}/run`,
+    headers: { cookie, "content-type": body.contentType },
+    payload: body.payload,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function newFeed(format: PriceFeed["format"] = "csv"): Promise<PriceFeed> {
+  const res = await api.post("/api/prices/feeds", { name: newBarcode(`Feed ${format} `), format });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+async function market(productId: number): Promise<ProductMarket> {
+  const res = await api.get(`/api/products/${productId}/market-prices`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function proposals(): Promise<PriceProposal[]> {
+  const res = await api.get("/api/prices/proposals?limit=500");
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ proposals: PriceProposal[] }>().proposals;
+}
+
+async function rules(next: Partial<PricingRules>): Promise<void> {
+  const res = await api.put("/api/prices/rules", { ...DEFAULT_PRICING_RULES, ...next });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+async function product(id: number): Promise<Product> {
+  const res = await api.get("/api/products?since=0");
+  const found = res.json<{ products: Product[] }>().products.find((p) => p.id === id);
+  if (!found) throw new Error(`product ${id} not found`);
+  return found;
+}
+
+describe("price feeds", () => {
+  it("matches by id first, then by set + number in the product's finish; records prices once a day; lists proposals", async () => {
+    const tag = newBarcode("SET");
+    const byId = await api.create({ product_name: "Charizard", price: 10_000, condition: "Near Mint" });
+    await api.put(`/api/products/${byId.id}/market`, { tcgplayer_product_id: 42_424_242 });
+    const bySet = await api.create({
+      product_name: "Pikachu",
+      price: 500,
+      set_name: `${tag} Base`,
+      card_number: "058/102",
+      condition: "Lightly Played",
+    });
+    const foil = await api.create({ product_name: "Pikachu foil", price: 900, set_name: `${tag} Base`, card_number: "58" });
+    await api.put(`/api/products/${foil.id}/market`, { finish: "foil" });
+    const unmatched = await api.create({ product_name: "Nobody's card", price: 100, set_name: `${tag} Base`, card_number: "999" });
+
+    const feed = await newFeed();
+    const csv = [
+      "tcgplayer_product_id,set,number,finish,condition,price",
+      "42424242,,,normal,,120.00",
+      `,${tag} base,58,normal,,6.00`,
+      `,${tag} Base,58,foil,,15.50`,
+      ",Other set,999,normal,,1.00",
+    ].join("\n");
+    const run = await upload(t.app, feed.id, csv);
+    expect(run).toMatchObject({ status: "done", records: 4, matched: 3, error: null });
+
+    const charizard = await market(byId.id);
+    expect(charizard.ids.tcgplayer_product_id).toBe(42_424_242);
+    expect(charizard.latest).toMatchObject({ feed_id: feed.id, market: 12_000, finish: "normal" });
+    expect((await market(bySet.id)).latest?.market).toBe(600);
+    expect((await market(foil.id)).latest).toMatchObject({ market: 1550, finish: "foil" });
+    expect((await market(unmatched.id)).latest).toBeNull();
+
+    // The same prices the next run only confirm them: no second row.
+    await upload(t.app, feed.id, csv);
+    expect((await market(byId.id)).history).toHaveLength(1);
+
+    const mine = (await proposals()).filter((p) => [byId.id, bySet.id, foil.id].includes(p.product_id));
+    const of = (id: number) => mine.find((p) => p.product_id === id);
+    expect(of(byId.id)).toMatchObject({ old_price: 10_000, new_price: 12_000, change_percent: 20, big: false, estimated: false });
+    // Lightly Played with only a Near Mint price: 90 %, estimated.
+    expect(of(bySet.id)).toMatchObject({ old_price: 500, new_price: 540, estimated: true });
+    expect(of(bySet.id)?.steps[0]?.text).toContain("(estimated)");
+    expect(of(foil.id)).toMatchObject({ new_price: 1550, big: true });
+    // Sorted by money at stake (the move times the stock).
+    const stakes = (await proposals()).map((p) => p.at_stake);
+    expect(stakes).toEqual([...stakes].sort((a, b) => b - a));
+  });
+
+  it("a feed that fails halfway changes nothing: prices, proposals and the cards to link from stay the last good run's", async () => {
+    const card = await api.create({ product_name: "Mewtwo", price: 2_000 });
+    await api.put(`/api/products/${card.id}/market`, { pokemontcg_id: `base1-${card.id}` });
+    const feed = await newFeed("pokemontcg");
+    const good = JSON.stringify({
+      data: [
+        {
+          id: `base1-${card.id}`,
+          name: "Mewtwo",
+          number: "10",
+          set: { id: "base1", name: "Base" },
+          tcgplayer: { prices: { holofoil: { market: 30 } } },
+        },
+      ],
+    });
+    await api.put(`/api/products/${card.id}/market`, { finish: "holofoil" });
+    expect(await upload(t.app, feed.id, good, "file", "cards.json")).toMatchObject({ status: "done", matched: 1 });
+    const before = { market: await market(card.id), proposals: (await proposals()).filter((p) => p.product_id === card.id) };
+    expect(before.market.latest?.market).toBe(3000);
+
+    const broken = `${good.slice(0, -2).replace("30", "45")}, {"id": "x", "name": `;
+    const failed = await upload(t.app, feed.id, broken, "file", "cards.json");
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toBeTruthy();
+    expect(await market(card.id)).toEqual(before.market);
+    expect((await proposals()).filter((p) => p.product_id === card.id)).toEqual(before.proposals);
+  });
+
+  it("the rules' order: a frozen price stays, floor and margin raise, rounding ends in .49/.99; saving rules makes proposals again", async () => {
+    const frozen = await api.create({ product_name: "Frozen", price: 1_000 });
+    const cheap = await api.create({ product_name: "Cheap", price: 10, cost: 20 });
+    const plain = await api.create({ product_name: "Plain", price: 1_000 });
+    await api.put(`/api/products/${frozen.id}/market`, { scryfall_id: `sf-${frozen.id}`, price_frozen: true });
+    await api.put(`/api/products/${cheap.id}/market`, { scryfall_id: `sf-${cheap.id}` });
+    await api.put(`/api/products/${plain.id}/market`, { scryfall_id: `sf-${plain.id}` });
+    const feed = await newFeed();
+    await upload(t.app, feed.id, ["scryfall_id,price", `sf-${frozen.id},20.00`, `sf-${cheap.id},0.05`, `sf-${plain.id},12.34`].join("\n"));
+    await rules({ floor_cents: 25, min_margin_percent: 50, rounding: "49_99" });
+    const mine = new Map((await proposals()).map((p) => [p.product_id, p]));
+    expect(mine.has(frozen.id)).toBe(false);
+    // Market $0.05, floor $0.25, cost $0.20 + 50 % = $0.30, rounded up to $0.49 (never under the margin).
+    expect(mine.get(cheap.id)).toMatchObject({ new_price: 49 });
+    expect(mine.get(cheap.id)?.steps.map((s) => s.rule)).toEqual(["market", "floor", "margin", "rounding"]);
+    expect(mine.get(plain.id)).toMatchObject({ new_price: 1249 });
+  });
+
+  it("accepting writes the prices as one import (merging with changes made since), undone like any import", async () => {
+    const a = await api.create({ product_name: "Accept A", price: 100 });
+    const b = await api.create({ product_name: "Accept B", price: 100 });
+    const c = await api.create({ product_name: "Accept C", price: 100 });
+    for (const p of [a, b, c]) await api.put(`/api/products/${p.id}/market`, { external_ids: { cardmarket: `cm-${p.id}` } });
+    const feed = await newFeed();
+    await upload(t.app, feed.id, ["id:cardmarket,price", `cm-${a.id},2.00`, `cm-${b.id},3.00`, `cm-${c.id},4.00`].join("\n"));
+    await rules({});
+    const mine = (await proposals()).filter((p) => [a.id, b.id, c.id].includes(p.product_id));
+    expect(mine).toHaveLength(3);
+    // Someone sets B's price by hand after the proposal was made: the accept keeps it.
+    expect((await api.put(`/api/products/${b.id}`, { price: 150 })).statusCode).toBe(200);
+    // A sale after the proposal: the accept keeps the stock.
+    expect((await api.put(`/api/products/${a.id}/quantity`, { quantity_change: -1 })).statusCode).toBe(200);
+
+    const accepted = await api.post("/api/prices/proposals/accept", { ids: mine.filter((p) => p.product_id !== c.id).map((p) => p.id) });
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    const { import_id } = accepted.json<{ import_id: string; accepted: number }>();
+    expect(accepted.json().accepted).toBe(2);
+    await eventually(
+      async () => ((await api.get(`/api/products/import/jobs/${import_id}`)).json<{ status: string }>().status === "done" ? true : undefined),
+      20_000,
+      "the accepted prices' import",
+    );
+    expect(await product(a.id)).toMatchObject({ price: 200, quantity_on_hand: 9 });
+    expect((await product(b.id)).price).toBe(150);
+    expect((await product(c.id)).price).toBe(100);
+    const left = (await proposals()).filter((p) => [a.id, b.id, c.id].includes(p.product_id));
+    expect(left.map((p) => p.product_id)).toEqual([c.id]);
+
+    const undo = await api.post(`/api/imports/${import_id}/undo`);
+    expect(undo.statusCode, undo.body).toBe(200);
+    expect((await product(a.id)).price).toBe(100);
+  });
+
+  it("only managers and super_admin run feeds and rules; every signed-in user reads a product's market prices", async () => {
+    const staff = caller(t.app, (await signedIn(t.app, "inventory")).cookie);
+    expect((await staff.get("/api/prices/feeds")).statusCode).toBe(403);
+    expect((await staff.get("/api/prices/proposals")).statusCode).toBe(403);
+    expect((await staff.put("/api/prices/rules", DEFAULT_PRICING_RULES)).statusCode).toBe(403);
+    const card = await api.create();
+    const streamer = caller(t.app, (await signedIn(t.app, "streamer")).cookie);
+    expect((await streamer.get(`/api/products/${card.id}/market-prices`)).statusCode).toBe(200);
+    expect((await streamer.put(`/api/products/${card.id}/market`, { price_frozen: true })).statusCode).toBe(403);
+    expect((await api.post("/api/prices/feeds", { name: "x", format: "nope" })).statusCode).toBe(400);
+    expect((await api.post("/api/prices/proposals/accept", {})).statusCode).toBe(400);
+  });
+});
