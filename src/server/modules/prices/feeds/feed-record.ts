@@ -26,7 +26,7 @@ export interface FeedRecord {
 /** Reports a record the parser skipped: its row or element number and why. */
 export type OnProblem = (row: number, message: string) => void;
 
-const DOLLARS = /^\s*(\d{1,9})(?:\.(\d{1,6}))?\s*$/;
+const DOLLARS = /^\s*(\d{1,9})(?:\.(\d+))?\s*$/;
 
 /**
  * A price as feeds write it (0.29, "0.29", "12", null) as whole cents, half a cent up; undefined
