@@ -182,7 +182,8 @@ describe("price feeds", () => {
     const { import_id } = accepted.json<{ import_id: string; accepted: number }>();
     expect(accepted.json().accepted).toBe(2);
     await eventually(
-      async () => ((await api.get(`/api/products/import/jobs/${import_id}`)).json<{ status: string }>().status === "done" ? true : undefined),
+      async () =>
+        (await api.get(`/api/products/import/jobs/${import_id}`)).json<{ status: string }>().status === "done" ? true : undefined,
       20_000,
       "the accepted prices' import",
     );
