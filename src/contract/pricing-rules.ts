@@ -101,10 +101,9 @@ export const pricingRulesSchema = z
     // An object with each condition named (not a record keyed by an enum): the API document then
     // lists the properties it requires.
     condition_percent: z.object(
-      Object.fromEntries(CONDITIONS.map((c) => [c, wholeNumber(PERCENT_MIN, PERCENT_MAX, PRICING_RULE_MESSAGES.conditionPercent)])) as Record<
-        Condition,
-        ReturnType<typeof wholeNumber>
-      >,
+      Object.fromEntries(
+        CONDITIONS.map((c) => [c, wholeNumber(PERCENT_MIN, PERCENT_MAX, PRICING_RULE_MESSAGES.conditionPercent)]),
+      ) as Record<Condition, ReturnType<typeof wholeNumber>>,
       { error: PRICING_RULE_MESSAGES.conditionPercent },
     ),
     /** In order: the first that matches applies. */

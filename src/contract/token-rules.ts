@@ -2,7 +2,15 @@
 import { type Role, roleHas, type ServerPermission } from "./permissions.js";
 
 /** What a token may do; a route's permission maps to one of these (server/permissions.ts). */
-export const TOKEN_SCOPES = ["products:read", "quantity:write", "products:write", "orders:write", "audit:read", "reports:read", "prices:write"] as const;
+export const TOKEN_SCOPES = [
+  "products:read",
+  "quantity:write",
+  "products:write",
+  "orders:write",
+  "audit:read",
+  "reports:read",
+  "prices:write",
+] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = {
