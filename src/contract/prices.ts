@@ -139,3 +139,36 @@ export const productMarketAnswerSchema = z.object({
   history: z.array(marketPriceSchema),
 });
 export type ProductMarket = z.infer<typeof productMarketAnswerSchema>;
+
+export const unmatchedQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(PROPOSALS_LIMIT_MAX).default(100),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+/** A product the feed's last run did not price: found by none of its ids, nor by its set and number. */
+export const unmatchedProductSchema = z.object({
+  id: z.number().int(),
+  barcode: z.string(),
+  product_name: z.string(),
+  set_name: z.string().nullable(),
+  card_number: z.string().nullable(),
+  finish: z.enum(FINISHES),
+});
+export const unmatchedAnswerSchema = z.object({ products: z.array(unmatchedProductSchema), total: z.number().int() });
+export type UnmatchedAnswer = z.infer<typeof unmatchedAnswerSchema>;
+
+export const feedCardsQuerySchema = z.object({
+  q: z.string().trim().min(2, "Type at least 2 letters of the card's name").max(100),
+});
+/** A printing in the feed's last good run: what an unmatched product is linked to. */
+export const feedCardSchema = z.object({
+  name: z.string().nullable(),
+  set_code: z.string().nullable(),
+  set_name: z.string().nullable(),
+  number: z.string().nullable(),
+  finish: z.enum(FINISHES),
+  tcgplayer_product_id: z.number().int().nullable(),
+  scryfall_id: z.string().nullable(),
+  pokemontcg_id: z.string().nullable(),
+  market: z.number().int().nullable(),
+});
+export type FeedCard = z.infer<typeof feedCardSchema>;

@@ -113,6 +113,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /api/prices/feeds": "listPriceFeeds",
   "POST /api/prices/feeds": "createPriceFeed",
   "POST /api/prices/feeds/{id}/run": "runPriceFeed",
+  "GET /api/prices/feeds/{id}/unmatched": "listUnmatchedProducts",
+  "GET /api/prices/feeds/{id}/cards": "searchPriceFeedCards",
   "GET /api/prices/runs/{id}": "getPriceFeedRun",
   "GET /api/prices/proposals": "listPriceProposals",
   "POST /api/prices/proposals/accept": "acceptPriceProposals",

@@ -5,6 +5,8 @@ import {
   acceptProposalsAnswerSchema,
   acceptProposalsBodySchema,
   createFeedBodySchema,
+  feedCardSchema,
+  feedCardsQuerySchema,
   feedParamsSchema,
   feedRunSchema,
   marketIdsBodySchema,
@@ -12,6 +14,8 @@ import {
   productMarketAnswerSchema,
   proposalsAnswerSchema,
   proposalsQuerySchema,
+  unmatchedAnswerSchema,
+  unmatchedQuerySchema,
 } from "../../../contract/prices.js";
 import { pricingRulesSchema } from "../../../contract/pricing-rules.js";
 import { badRequest, notFound } from "../../app-error.js";
@@ -32,6 +36,8 @@ import {
   productMarket,
   runUploadedFeed,
   saveRules,
+  searchFeedCards,
+  unmatchedProducts,
   updateProductMarket,
 } from "./prices.service.js";
 
@@ -127,6 +133,40 @@ export async function pricesRoutes(parent: ZodApp): Promise<void> {
       },
     );
   });
+
+  parent.get(
+    "/prices/feeds/:id/unmatched",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Products the feed's last run did not price (found by none of their ids, nor by set + number in their finish)",
+        description: `${WHO} Link one by searching the feed's cards (GET /api/prices/feeds/{id}/cards?q=) and setting the product's ids (PUT /api/products/{id}/market).`,
+        params: feedParamsSchema,
+        querystring: unmatchedQuerySchema,
+        response: { 200: unmatchedAnswerSchema, ...errorAnswers(400, 401, 403, 404) },
+      },
+    },
+    async (request) => unmatchedProducts(serviceContext(parent, request), request.params.id, request.query),
+  );
+
+  parent.get(
+    "/prices/feeds/:id/cards",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "The printings of the feed's last run whose name holds `q` (at most 50), with their ids",
+        description: WHO,
+        params: feedParamsSchema,
+        querystring: feedCardsQuerySchema,
+        response: { 200: feedCardSchema.array(), ...errorAnswers(400, 401, 403, 404) },
+      },
+    },
+    async (request) => searchFeedCards(serviceContext(parent, request), request.params.id, request.query.q),
+  );
 
   parent.get(
     "/prices/runs/:id",

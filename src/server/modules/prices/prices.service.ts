@@ -1,6 +1,15 @@
 import { sql } from "drizzle-orm";
 import { centsToAmount } from "../../../contract/money.js";
-import type { CreateFeedBody, FeedRun, MarketIds, PriceFeed, PriceProposal, ProductMarket } from "../../../contract/prices.js";
+import type {
+  CreateFeedBody,
+  FeedCard,
+  FeedRun,
+  MarketIds,
+  PriceFeed,
+  PriceProposal,
+  ProductMarket,
+  UnmatchedAnswer,
+} from "../../../contract/prices.js";
 import { type PricingRules, pricingRulesSchema } from "../../../contract/pricing-rules.js";
 import { badRequest, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
@@ -212,4 +221,54 @@ export async function saveRules(ctx: ServiceContext, body: unknown): Promise<Pri
     insert into pricing_rules (id, rules, updated_at, updated_by) values (1, ${jsonParam(rules)}, now(), ${ctx.actor.id})
     on conflict (id) do update set rules = excluded.rules, updated_at = now(), updated_by = excluded.updated_by`);
   return rules;
+}
+
+/** The feed's last good run (whose cards are kept), or 404. */
+async function lastGoodRun(ctx: ServiceContext, feedId: number): Promise<{ id: number; day: string }> {
+  await feedOf(ctx, feedId);
+  const [run] = rowsOf<{ id: number; day: string }>(
+    await ctx.db.execute(sql`
+      select id, day::text as day from price_feed_runs where feed_id = ${feedId} and status = 'done' order by id desc limit 1`),
+  );
+  if (!run) throw notFound("This feed has not been read yet");
+  return run;
+}
+
+/**
+ * Active, ungraded products the feed's last good run did not price, by name: each can be linked
+ * to a printing of the feed (its cards searched by name) by setting its ids.
+ */
+export async function unmatchedProducts(
+  ctx: ServiceContext,
+  feedId: number,
+  query: { limit: number; offset: number },
+): Promise<UnmatchedAnswer> {
+  allow(ctx);
+  const run = await lastGoodRun(ctx, feedId);
+  const unmatched = sql`
+    from products p left join product_market m on m.product_id = p.id
+    where p.is_active and p.grader is null and not exists (
+      select 1 from market_prices mp where mp.product_id = p.id and mp.feed_id = ${feedId} and mp.checked_on >= ${run.day})`;
+  const products = rowsOf<UnmatchedAnswer["products"][number]>(
+    await ctx.db.execute(sql`
+      select p.id, p.barcode, p.product_name, p.set_name, p.card_number, coalesce(m.finish, 'normal') as finish ${unmatched}
+      order by lower(p.product_name), p.id limit ${query.limit} offset ${query.offset}`),
+  );
+  const [count] = rowsOf<{ total: number }>(await ctx.db.execute(sql`select count(*)::int as total ${unmatched}`));
+  return { products, total: count?.total ?? 0 };
+}
+
+const FEED_CARDS_SHOWN = 50;
+
+/** The printings of the feed's last good run whose name holds `q` (letter case aside), to link a product to. */
+export async function searchFeedCards(ctx: ServiceContext, feedId: number, q: string): Promise<FeedCard[]> {
+  allow(ctx);
+  const run = await lastGoodRun(ctx, feedId);
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return rowsOf<FeedCard>(
+    await ctx.db.execute(sql`
+      select name, set_code, set_name, number, finish, tcgplayer_product_id, scryfall_id, pokemontcg_id, market
+      from feed_cards where run_id = ${run.id} and name ilike ${pattern}
+      order by name, set_name, number_key, finish limit ${FEED_CARDS_SHOWN}`),
+  );
 }

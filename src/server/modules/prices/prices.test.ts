@@ -198,6 +198,34 @@ describe("price feeds", () => {
     expect((await product(a.id)).price).toBe(100);
   });
 
+  it("unmatched products are listed; one is linked by searching the feed's cards by name and picking the printing", async () => {
+    const name = newBarcode("Zapdos ");
+    const lost = await api.create({ product_name: name, price: 700 });
+    const feed = await newFeed("scryfall");
+    const cards = JSON.stringify([
+      { id: `sf-${lost.id}`, name, set: "fo", set_name: "Fossil", collector_number: "15", prices: { usd: "9.50", usd_foil: "20.00" } },
+    ]);
+    expect(await upload(t.app, feed.id, cards, "file", "cards.json")).toMatchObject({ status: "done", records: 2, matched: 0 });
+    const unmatched = await api.get(`/api/prices/feeds/${feed.id}/unmatched?limit=500`);
+    expect(unmatched.statusCode, unmatched.body).toBe(200);
+    expect(unmatched.json<{ products: Array<{ id: number }> }>().products.map((p) => p.id)).toContain(lost.id);
+
+    const found = await api.get(`/api/prices/feeds/${feed.id}/cards?q=${encodeURIComponent(name.slice(0, 12).toLowerCase())}`);
+    expect(found.statusCode, found.body).toBe(200);
+    const printings = found.json<Array<{ scryfall_id: string; finish: string; market: number }>>();
+    expect(printings.map((c) => [c.finish, c.market])).toEqual([
+      ["foil", 2000],
+      ["normal", 950],
+    ]);
+    const foil = printings[0];
+    await api.put(`/api/products/${lost.id}/market`, { scryfall_id: foil?.scryfall_id, finish: foil?.finish });
+    await upload(t.app, feed.id, cards, "file", "cards.json");
+    expect((await market(lost.id)).latest).toMatchObject({ market: 2000, finish: "foil" });
+    const after = (await api.get(`/api/prices/feeds/${feed.id}/unmatched?limit=500`)).json<{ products: Array<{ id: number }> }>();
+    expect(after.products.map((p) => p.id)).not.toContain(lost.id);
+    expect((await api.get(`/api/prices/feeds/${feed.id}/cards?q=z`)).statusCode).toBe(400);
+  });
+
   it("only managers and super_admin run feeds and rules; every signed-in user reads a product's market prices", async () => {
     const staff = caller(t.app, (await signedIn(t.app, "inventory")).cookie);
     expect((await staff.get("/api/prices/feeds")).statusCode).toBe(403);
