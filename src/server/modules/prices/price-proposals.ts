@@ -9,6 +9,7 @@ import {
 } from "../../../contract/pricing-rules.js";
 import type { Condition } from "../../../contract/rules.js";
 import type { Database, Db } from "../../db/client.js";
+import { yieldToPeople } from "../../db/people-first.js";
 import { jsonReadOnce, rowsOf } from "../../db/sql.js";
 import { withTransaction } from "../../db/tx.js";
 
@@ -67,6 +68,7 @@ export async function makeProposals(database: Database, run: { runId: number | n
   const kindColumn = sql.raw(rules.price_kind);
   let made = 0;
   for (let after = 0; ; ) {
+    await yieldToPeople(database);
     const page = rowsOf<PricedProduct>(
       await db.execute(sql`
         select p.id, p.price, p.cost, p.condition, p.vendor, p.set_name, p.quantity_on_hand,
@@ -116,6 +118,7 @@ export async function makeProposals(database: Database, run: { runId: number | n
       });
     }
     const ids = page.map((p) => p.id);
+    await yieldToPeople(database);
     await withTransaction(db, async (tx) => {
       await tx.execute(sql`
         update price_proposals set status = 'superseded', decided_at = now()

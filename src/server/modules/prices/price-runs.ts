@@ -1,13 +1,17 @@
 import { sql } from "drizzle-orm";
 import type { FeedFormat } from "../../../contract/market.js";
 import type { Database } from "../../db/client.js";
+import { yieldToPeople } from "../../db/people-first.js";
 import { jsonParam, rowsOf } from "../../db/sql.js";
 import type { FeedInput } from "./feeds/parse-feed.js";
 import { parseFeed } from "./feeds/parse-feed.js";
 import { makeProposals } from "./price-proposals.js";
 import { matchAndRecord, productIdRange, stageCards } from "./prices.repo.js";
 
-/** Products matched per statement: each page is one short statement, so taps wait behind none for long. */
+/**
+ * Products matched per statement: each page is one short statement, and on the embedded database
+ * each waits first for the people queued for its one connection (yieldToPeople), like imports.
+ */
 const MATCH_PAGE = 5_000;
 /** The first problems a run keeps to show (a broken feed has thousands of the same). */
 const PROBLEMS_KEPT = 100;
@@ -55,6 +59,7 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
     for await (const batch of parseFeed(request.feed.format, request.input, { onProblem })) {
       // The shop prices in one currency: a feed's prices in others (Scryfall's EUR) are not its.
       const kept = batch.filter((r) => r.currency === request.currency);
+      await yieldToPeople(database);
       await stageCards(db, run.id, records, kept);
       records += kept.length;
     }
@@ -69,8 +74,10 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
 
   let matched = 0;
   for (let after = 0; ; ) {
+    await yieldToPeople(database);
     const page = await productIdRange(db, after, MATCH_PAGE);
     if (!page) break;
+    await yieldToPeople(database);
     matched += await matchAndRecord(
       db,
       { id: run.id, feedId: request.feed.id, day: run.day, currency: request.currency },
