@@ -26,6 +26,36 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
   }
 }
 
+/**
+ * Stops the process (SIGSTOP) wherever it is and asks `where` whether that is the place wanted:
+ * if so, answers `where`'s answer with the process still stopped (the caller kills it, SIGKILL,
+ * which ends a stopped process at once); if not, lets it go on (SIGCONT) and tries again. A crash
+ * can come at any instant of the code production runs: stopping first lets the test look at the
+ * instant it got before the kill lands there.
+ */
+export function stoppedWhere<T>(
+  server: ServerProcess,
+  what: string,
+  where: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+): Promise<T> {
+  return until(
+    what,
+    async () => {
+      server.child.kill("SIGSTOP");
+      let found: T | undefined | false;
+      try {
+        found = await where();
+      } finally {
+        if (found === undefined || found === false) server.child.kill("SIGCONT");
+      }
+      return found;
+    },
+    timeoutMs,
+    20,
+  );
+}
+
 export const uniquePrefix = (what: string) => `${what}${randomBytes(3).toString("hex")}`;
 
 /** Imports `rows` in one call (the spec's POST /api/products/import) and answers its result. */
@@ -110,12 +140,15 @@ export interface Expected {
 }
 
 /**
- * A file of about 3,000 rows mixing every kind: 2,000 new barcodes (3 of 4 with stock), 1,000
- * updates of existing products (price and location; 600 of them also the stock), 20 rows equal to
- * their product (skipped) and, at the end, 20 repeats of earlier new barcodes (duplicates: skipped
- * and reported). The existing products are created first, by `setup`, with no stock.
+ * A file mixing every kind of row. First `listRows` new barcodes alone (as in a new price list:
+ * a batch of them looks nothing up, so it is one write statement with no transaction around it),
+ * then about 3,000 rows mixing 2,000 new barcodes (3 of 4 with stock), 1,000 updates of existing
+ * products (price and location; 600 of them also the stock; a batch with one is a transaction
+ * that locks them) and 20 rows equal to their product (skipped), and at the end 20 repeats of
+ * earlier new barcodes (duplicates: skipped and reported). The existing products are created
+ * first, by `setup`, with no stock.
  */
-export function mixedImport(prefix: string) {
+export function mixedImport(prefix: string, listRows = 0) {
   const setup: Row[] = [];
   const rows: Row[] = [];
   const expected = new Map<string, Expected>();
@@ -148,6 +181,14 @@ export function mixedImport(prefix: string) {
     price: `${(i % 90) + 1}.50`,
     location: `Bin N${i % 5}`,
   });
+  const listed = (i: number): Row => ({
+    barcode: `${prefix}-L-${i}`,
+    product_name: `Listed Card ${i}`,
+    vendor: "Upper Deck",
+    quantity_on_hand: String(i % 3),
+    price: `${(i % 40) + 1}.75`,
+    location: `Bin L${i % 7}`,
+  });
   for (let i = 0; i < 1000; i++) setup.push(existing(i));
   for (let i = 0; i < 20; i++) setup.push(same(i));
 
@@ -171,14 +212,17 @@ export function mixedImport(prefix: string) {
       location: String(row.location),
     });
   };
+  const create = (row: Row) => {
+    push(row);
+    remember(row);
+    created.push(String(row.barcode));
+    const stock = Number(row.quantity_on_hand);
+    if (stock > 0) stockChanges.set(String(row.barcode), { before: 0, after: stock });
+  };
+  for (let i = 0; i < listRows; i++) create(listed(i));
   for (let k = 0; k < 1000; k++) {
-    for (const row of [fresh(2 * k), fresh(2 * k + 1)]) {
-      push(row);
-      remember(row);
-      created.push(String(row.barcode));
-      const stock = Number(row.quantity_on_hand);
-      if (stock > 0) stockChanges.set(String(row.barcode), { before: 0, after: stock });
-    }
+    create(fresh(2 * k));
+    create(fresh(2 * k + 1));
     const row = update(k);
     push(row);
     remember(row);
@@ -200,7 +244,7 @@ export function mixedImport(prefix: string) {
       `Row ${rows.length + 1}: Duplicate barcode '${first.barcode}' (already in row ${firstRow}; only the first is imported)`,
     );
   }
-  return { setup, rows, expected, stockChanges, created, updated, duplicateErrors };
+  return { setup, rows, listRows, expected, stockChanges, created, updated, duplicateErrors };
 }
 
 export type MixedImport = ReturnType<typeof mixedImport>;
