@@ -39,10 +39,6 @@ export interface ImportRunnerOptions {
   pollMs: number;
   /** The one server of an embedded database: imports still committing at start are this process's to resume, whatever their lease. */
   ownsAll: boolean;
-  /** Diagnostics and tests only: a pause inside each batch's transaction (a crash can then land in the middle of one). */
-  pauseInBatchMs: number;
-  /** Diagnostics and tests only: a pause after each committed batch (a crash can then land between two). */
-  pauseAfterBatchMs: number;
 }
 
 export const IMPORT_RUNNER_DEFAULTS: Omit<ImportRunnerOptions, "ownsAll"> = {
@@ -50,8 +46,6 @@ export const IMPORT_RUNNER_DEFAULTS: Omit<ImportRunnerOptions, "ownsAll"> = {
   batchTargetMs: 100,
   leaseMs: 15_000,
   pollMs: 5_000,
-  pauseInBatchMs: 0,
-  pauseAfterBatchMs: 0,
 };
 
 /** Bulk work that found nobody waiting for this long takes the quiet batch aim. */
@@ -197,7 +191,6 @@ export class ImportRunner {
           continue;
         }
         took = performance.now() - started;
-        if (this.options.pauseAfterBatchMs > 0) await delay(this.options.pauseAfterBatchMs);
       }
     } finally {
       event.flush();
@@ -215,8 +208,8 @@ export class ImportRunner {
    * moved from `from` with the batch's counts and errors (nothing written when another runner got
    * there first); the last batch also marks the import done. A batch that looks no product up (new
    * barcodes only) is that one statement, committed on its own: no BEGIN and COMMIT round trips,
-   * a fair part of a large new price list's time on the embedded database. Answers the new
-   * cursor, or null once the import is done.
+   * which a large new price list would otherwise pay at every batch. Answers the new cursor, or
+   * null once the import is done.
    */
   private async batch(
     job: ImportJobRow,
@@ -246,13 +239,11 @@ export class ImportRunner {
         afterCommit(() => event.add(count, revision, reached));
       }
     };
-    // The diagnostics' pause is inside a transaction (a crash can land in the middle of a batch).
-    if (!last && plan.lookUp.length === 0 && this.options.pauseInBatchMs === 0) {
+    if (!last && plan.lookUp.length === 0) {
       accept(await writeBatch(this.database.bulk.db, who, plan, record), (fn) => fn());
       return to;
     }
     return withTransaction(this.database.bulk.db, async (tx, afterCommit) => {
-      if (this.options.pauseInBatchMs > 0) await delay(this.options.pauseInBatchMs);
       accept(await writeBatch(tx, who, plan, record), afterCommit);
       if (!last) return to;
       await finishJob(tx, job.id);
