@@ -9,15 +9,15 @@ import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from "../../plugins/json-body.js";
 
 /** Rows per stored chunk: a batch never spans two chunks, so this is also the largest batch. */
 export const IMPORT_CHUNK_ROWS = 1_000;
-/** Bodies from this size on are read in a worker thread: JSON.parse of a 50,000-row body alone holds a thread for 60-80 ms. */
+/** Bodies from this size on are read in a worker thread: JSON.parse of a large body would hold the event loop. */
 const WORKER_FROM_BYTES = 256 * 1024;
 
 /**
  * An import body as read off the event loop: its rows checked for shape and cut into chunks of
  * JSON text, stored as they are (the database parses them) and parsed here only for a dry run.
  * The chunks arrive as one block of UTF-8 (moved from the reading thread, not copied) and each is
- * decoded when first asked for: taking 10 MB of strings back in one piece held the event loop for
- * 30-90 ms at a large import's start.
+ * decoded when first asked for: taking a large body's strings back in one piece would hold the
+ * event loop at the import's start.
  */
 export class ImportBody {
   /** Rows the server made itself (accepted price proposals), cut into chunks like a body read off the wire. */
@@ -105,7 +105,7 @@ const envelope = z.object({
 /** Parses and checks a body (the worker's job; also run in-thread for small bodies). */
 export function readBody(text: string): ReadBody {
   // Before parsing: the rows are written back out with JSON.stringify, which is recursive, and a
-  // row thousands of levels deep overflowed the stack in the request's end handler (issue 37).
+  // row thousands of levels deep would overflow the stack in the request's end handler.
   if (jsonTooDeep(text)) return { ok: false, message: JSON_TOO_DEEP_MESSAGE, details: [{ path: "body", message: JSON_TOO_DEEP_MESSAGE }] };
   let parsed: unknown;
   try {
@@ -185,9 +185,8 @@ function bodyWorker(): Worker {
 }
 
 /**
- * Starts the worker now, so the first large import does not wait while it loads (its modules
- * took 300-450 ms of that import's answer when run from source). Called by the server process
- * once it listens, not by apps built in tests.
+ * Starts the worker now, so the first large import does not wait while it loads its modules.
+ * Called by the server process once it listens, not by apps built in tests.
  */
 export function warmImportBodyWorker(): void {
   bodyWorker();
@@ -202,9 +201,9 @@ export interface BodyStream {
 
 /**
  * Reads an import body as it arrives: a small one here, a large one in the worker thread, which
- * gets each piece of the request as it comes and joins them there. Joining 10 MB on the event
- * loop (Fastify's body reader) held it for 20-90 ms at a large import's start: the first write
- * to fresh memory is slow on some machines. Answers undefined for an empty body; refuses one over
+ * gets each piece of the request as it comes and joins them there. Joining a large body on the
+ * event loop (Fastify's body reader) would hold it at the import's start: the first write to
+ * fresh memory is slow on some machines. Answers undefined for an empty body; refuses one over
  * `limit` with 413 (also as soon as its headers announce it), one cut short with 400.
  */
 export function readImportBody({ payload, limit, contentLength }: BodyStream): Promise<ReadBody | undefined> {
