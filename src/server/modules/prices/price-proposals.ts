@@ -12,6 +12,7 @@ import type { Database, Db } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
 import { jsonReadOnce, rowsOf } from "../../db/sql.js";
 import { withTransaction } from "../../db/tx.js";
+import { productIdRange } from "./prices.repo.js";
 
 /** Products the rules price per statement. */
 const PROPOSE_PAGE = 2_000;
@@ -68,6 +69,10 @@ export async function makeProposals(database: Database, run: { runId: number | n
   const kindColumn = sql.raw(rules.price_kind);
   let made = 0;
   for (let after = 0; ; ) {
+    // A range of ids, not `limit`: the planner then walks these products only, whatever it thinks of the table.
+    await yieldToPeople(database);
+    const range = await productIdRange(db, after, PROPOSE_PAGE);
+    if (!range) break;
     await yieldToPeople(database);
     const page = rowsOf<PricedProduct>(
       await db.execute(sql`
@@ -82,11 +87,10 @@ export async function makeProposals(database: Database, run: { runId: number | n
           where mp.product_id = p.id and mp.currency = ${run.currency}
           order by mp.checked_on desc, mp.day desc, mp.feed_id limit 1
         ) l on true
-        where p.id > ${after} and p.is_active and p.grader is null
-        order by p.id limit ${PROPOSE_PAGE}`),
+        where p.id > ${after} and p.id <= ${range.last} and p.is_active and p.grader is null`),
     );
-    if (page.length === 0) break;
-    after = page[page.length - 1]?.id ?? after;
+    after = range.last;
+    if (page.length === 0) continue;
     const proposals: ProposalRow[] = [];
     for (const p of page) {
       const proposal = proposePrice(

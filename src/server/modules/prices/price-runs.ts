@@ -12,7 +12,7 @@ import { matchAndRecord, productIdRange, stageCards } from "./prices.repo.js";
  * Products matched per statement: each page is one short statement, and on the embedded database
  * each waits first for the people queued for its one connection (yieldToPeople), like imports.
  */
-const MATCH_PAGE = 5_000;
+const MATCH_PAGE = 2_000;
 /** The first problems a run keeps to show (a broken feed has thousands of the same). */
 const PROBLEMS_KEPT = 100;
 
@@ -72,6 +72,9 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
     return { id: run.id, status: "failed", records, matched: 0, proposals: 0, problems, error };
   }
 
+  // The planner's picture of the new cards: without it the matching's joins hash whole runs.
+  await yieldToPeople(database);
+  await db.execute(sql`analyze feed_cards`);
   let matched = 0;
   for (let after = 0; ; ) {
     await yieldToPeople(database);
@@ -86,6 +89,8 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
     );
     after = page.last;
   }
+  await yieldToPeople(database);
+  await db.execute(sql`analyze market_prices`);
   // The feed's earlier runs' cards go: this run's are the ones to link from now.
   await db.execute(sql`
     delete from feed_cards where run_id in (select id from price_feed_runs where feed_id = ${request.feed.id} and id <> ${run.id})`);
