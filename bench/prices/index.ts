@@ -28,11 +28,13 @@ const scryfallId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padS
 
 /** Products: odd ones carry their Scryfall id, even ones only their set and number. */
 async function seed(database: Database): Promise<void> {
+  // One revision for all of them (as an import batch takes one): take_revision() per row would take a lock per row.
   await database.db.execute(sql`
+    with r as (select take_revision() as revision)
     insert into products (barcode, product_name, vendor, quantity_on_hand, price, cost, condition, set_name, card_number, revision)
     select 'PRICE' || lpad(g::text, 8, '0'), 'Card ' || g, 'Wizards', 1 + g % 4, 100 + g % 5000, 50 + g % 1000,
-      (array['Near Mint','Lightly Played','Moderately Played'])[1 + g % 3], 'Set ' || (g / 300), (g % 300)::text, take_revision()
-    from generate_series(1, ${CARDS}) g`);
+      (array['Near Mint','Lightly Played','Moderately Played'])[1 + g % 3], 'Set ' || (g / 300), (g % 300)::text, r.revision
+    from generate_series(1, ${CARDS}) g, r`);
   await database.db.execute(sql`
     insert into product_market (product_id, scryfall_id)
     select id, '00000000-0000-4000-8000-' || lpad(to_hex(substr(barcode, 6)::int), 12, '0') from products
