@@ -1,12 +1,10 @@
-import { sql } from "drizzle-orm";
 import type { FeedFormat } from "../../../contract/market.js";
 import type { Database } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
-import { jsonParam, rowsOf } from "../../db/sql.js";
 import type { FeedInput } from "./feeds/parse-feed.js";
 import { parseFeed } from "./feeds/parse-feed.js";
 import { makeProposals } from "./price-proposals.js";
-import { matchAndRecord, productIdRange, stageCards } from "./prices.repo.js";
+import { analyze, dropOtherRunsCards, failRun, finishRun, matchAndRecord, productIdRange, stageCards, startRun } from "./prices.repo.js";
 
 /**
  * Products matched per statement: each page is one short statement, and on the embedded database
@@ -43,12 +41,12 @@ export interface RunRequest {
  */
 export async function runFeed(database: Database, request: RunRequest): Promise<RunOutcome> {
   const db = database.bulk.db;
-  const [run] = rowsOf<{ id: number; day: string }>(
-    await db.execute(sql`
-      insert into price_feed_runs (feed_id, status, trigger, day, started_by)
-      values (${request.feed.id}, 'running', ${request.trigger}, (now() at time zone ${request.timezone})::date, ${request.startedBy})
-      returning id, day::text as day`),
-  );
+  const run = await startRun(db, {
+    feedId: request.feed.id,
+    trigger: request.trigger,
+    timezone: request.timezone,
+    startedBy: request.startedBy,
+  });
   if (!run) throw new Error("The run was not recorded");
   const problems: string[] = [];
   let records = 0;
@@ -65,16 +63,13 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
     }
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    await db.execute(sql`delete from feed_cards where run_id = ${run.id}`);
-    await db.execute(sql`
-      update price_feed_runs set status = 'failed', error = ${error}, records = ${records}, problems = ${jsonParam(problems)},
-        finished_at = now() where id = ${run.id}`);
+    await failRun(db, run.id, { error, records, problems });
     return { id: run.id, status: "failed", records, matched: 0, proposals: 0, problems, error };
   }
 
   // The planner's picture of the new cards: without it the matching's joins hash whole runs.
   await yieldToPeople(database);
-  await db.execute(sql`analyze feed_cards`);
+  await analyze(db, "feed_cards");
   let matched = 0;
   for (let after = 0; ; ) {
     await yieldToPeople(database);
@@ -90,13 +85,9 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
     after = page.last;
   }
   await yieldToPeople(database);
-  await db.execute(sql`analyze market_prices`);
-  // The feed's earlier runs' cards go: this run's are the ones to link from now.
-  await db.execute(sql`
-    delete from feed_cards where run_id in (select id from price_feed_runs where feed_id = ${request.feed.id} and id <> ${run.id})`);
+  await analyze(db, "market_prices");
+  await dropOtherRunsCards(db, request.feed.id, run.id);
   const proposals = await makeProposals(database, { runId: run.id, currency: request.currency });
-  await db.execute(sql`
-    update price_feed_runs set status = 'done', records = ${records}, matched = ${matched}, proposals = ${proposals},
-      problems = ${jsonParam(problems)}, finished_at = now() where id = ${run.id}`);
+  await finishRun(db, run.id, { records, matched, proposals, problems });
   return { id: run.id, status: "done", records, matched, proposals, problems, error: null };
 }

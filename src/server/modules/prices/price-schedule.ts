@@ -1,11 +1,10 @@
 import { Cron } from "croner";
-import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client.js";
-import { rowsOf } from "../../db/sql.js";
 import type { WebhookTargets } from "../webhooks/webhook-targets.js";
 import { fetchFeed } from "./price-fetch.js";
 import { runFeed } from "./price-runs.js";
+import { claimDueFeeds } from "./prices.repo.js";
 
 export interface ScheduleOptions {
   /** When feeds with a URL are fetched each day, "HH:MM" in the shop's TIMEZONE. */
@@ -48,14 +47,7 @@ export class PriceFeedSchedule {
   private async work(): Promise<void> {
     const db = this.database.bulk.db;
     try {
-      const due = rowsOf<{ id: number; format: string; url: string; products_url: string | null }>(
-        await db.execute(sql`
-          with today as (select (now() at time zone ${this.options.timezone}) as local)
-          update price_feeds set fetched_on = (select local::date from today)
-          where url is not null and fetched_on is distinct from (select local::date from today)
-            and (select local::time from today) >= ${this.options.at}::time
-          returning id, format, url, products_url`),
-      );
+      const due = await claimDueFeeds(db, this.options.at, this.options.timezone);
       for (const feed of due) {
         try {
           const input = await fetchFeed(this.targets, feed);

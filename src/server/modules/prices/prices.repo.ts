@@ -1,6 +1,10 @@
 import { sql } from "drizzle-orm";
+import type { PriceKind } from "../../../contract/market.js";
+import type { PriceStep } from "../../../contract/pricing-rules.js";
+import type { Condition } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
-import { jsonReadOnce, rowsOf } from "../../db/sql.js";
+import { jsonParam, jsonReadOnce, rowsOf } from "../../db/sql.js";
+import { withTransaction } from "../../db/tx.js";
 import type { FeedRecord } from "./feeds/feed-record.js";
 
 /** A feed's printings in the shop's currency, staged under its run (feed_cards). */
@@ -155,5 +159,135 @@ export async function latestMarketFor(db: Db, productIds: number[], currency: st
     await db.execute(sql`${LATEST}
       where mp.product_id = any(array(select json_array_elements_text(${jsonReadOnce(productIds)})::int)) and mp.currency = ${currency}
       order by mp.product_id, mp.checked_on desc, mp.day desc, mp.feed_id`),
+  );
+}
+
+export interface ProposalRow {
+  product_id: number;
+  old_price: number | null;
+  new_price: number;
+  market: number;
+  estimated: boolean;
+  change_percent: number | null;
+  at_stake: number;
+  big: boolean;
+  steps: PriceStep[];
+  based_on: string;
+}
+
+export interface PricedProduct {
+  id: number;
+  price: number | null;
+  cost: number | null;
+  condition: Condition | null;
+  vendor: string;
+  set_name: string | null;
+  quantity_on_hand: number;
+  updated_at: string;
+  price_frozen: boolean;
+  market: number | null;
+  low: number | null;
+  mid: number | null;
+  high: number | null;
+  direct_low: number | null;
+  by_condition: Partial<Record<Condition, number>> | null;
+}
+
+/** The products with ids in (after, last] the rules price: active, ungraded, with their latest market price in `currency`. */
+export async function pricedProducts(
+  db: Db,
+  page: { after: number; last: number; kind: PriceKind; currency: string },
+): Promise<PricedProduct[]> {
+  return rowsOf<PricedProduct>(
+    await db.execute(sql`
+      select p.id, p.price, p.cost, p.condition, p.vendor, p.set_name, p.quantity_on_hand,
+        to_char(p.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_at,
+        coalesce(m.price_frozen, false) as price_frozen,
+        l.market, l.low, l.mid, l.high, l.direct_low, l.by_condition
+      from products p
+      left join product_market m on m.product_id = p.id
+      join lateral (
+        select ${sql.raw(page.kind)} as market, low, mid, high, direct_low, by_condition from market_prices mp
+        where mp.product_id = p.id and mp.currency = ${page.currency}
+        order by mp.checked_on desc, mp.day desc, mp.feed_id limit 1
+      ) l on true
+      where p.id > ${page.after} and p.id <= ${page.last} and p.is_active and p.grader is null`),
+  );
+}
+
+/** These products' pending proposals superseded by the new ones (none: they are priced right now), in one transaction. */
+export async function replaceProposals(db: Db, productIds: number[], proposals: ProposalRow[], runId: number | null): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    await tx.execute(sql`
+      update price_proposals set status = 'superseded', decided_at = now()
+      where status = 'pending' and product_id = any(array(select json_array_elements_text(${jsonReadOnce(productIds)})::int))`);
+    if (proposals.length === 0) return;
+    await tx.execute(sql`
+      insert into price_proposals (product_id, run_id, old_price, new_price, market, estimated, change_percent, at_stake, big, steps, based_on)
+      select c.product_id, ${runId}, c.old_price, c.new_price, c.market, c.estimated, c.change_percent, c.at_stake, c.big, c.steps, c.based_on
+      from json_to_recordset(${jsonReadOnce(proposals)}) as c(product_id int, old_price int, new_price int, market int, estimated boolean,
+        change_percent float8, at_stake int, big boolean, steps jsonb, based_on timestamptz)`);
+  });
+}
+
+/** A new run of the feed, on the shop's day: answers its id and day. */
+export async function startRun(
+  db: Db,
+  run: { feedId: number; trigger: string; timezone: string; startedBy: number | null },
+): Promise<{ id: number; day: string } | undefined> {
+  const [row] = rowsOf<{ id: number; day: string }>(
+    await db.execute(sql`
+      insert into price_feed_runs (feed_id, status, trigger, day, started_by)
+      values (${run.feedId}, 'running', ${run.trigger}, (now() at time zone ${run.timezone})::date, ${run.startedBy})
+      returning id, day::text as day`),
+  );
+  return row;
+}
+
+/** A run that failed: its staged cards go; nothing else it would have changed has changed. */
+export async function failRun(db: Db, runId: number, outcome: { error: string; records: number; problems: string[] }): Promise<void> {
+  await db.execute(sql`delete from feed_cards where run_id = ${runId}`);
+  await db.execute(sql`
+    update price_feed_runs set status = 'failed', error = ${outcome.error}, records = ${outcome.records}, problems = ${jsonParam(outcome.problems)},
+      finished_at = now() where id = ${runId}`);
+}
+
+/** The planner's statistics of a table bulk work just filled (without them it plans for an empty one). */
+export async function analyze(db: Db, table: "feed_cards" | "market_prices"): Promise<void> {
+  await db.execute(sql`analyze ${sql.raw(table)}`);
+}
+
+/** The feed's other runs' cards go: this run's are the ones to link from now. */
+export async function dropOtherRunsCards(db: Db, feedId: number, runId: number): Promise<void> {
+  await db.execute(sql`
+    delete from feed_cards where run_id in (select id from price_feed_runs where feed_id = ${feedId} and id <> ${runId})`);
+}
+
+export async function finishRun(
+  db: Db,
+  runId: number,
+  outcome: { records: number; matched: number; proposals: number; problems: string[] },
+): Promise<void> {
+  await db.execute(sql`
+    update price_feed_runs set status = 'done', records = ${outcome.records}, matched = ${outcome.matched}, proposals = ${outcome.proposals},
+      problems = ${jsonParam(outcome.problems)}, finished_at = now() where id = ${runId}`);
+}
+
+/**
+ * The feeds with a URL not fetched yet on the shop's day once its `at` time has passed, each
+ * claimed for the day in the same statement: of several processes, one gets each.
+ */
+export async function claimDueFeeds(
+  db: Db,
+  at: string,
+  timezone: string,
+): Promise<Array<{ id: number; format: string; url: string; products_url: string | null }>> {
+  return rowsOf(
+    await db.execute(sql`
+      with today as (select (now() at time zone ${timezone}) as local)
+      update price_feeds set fetched_on = (select local::date from today)
+      where url is not null and fetched_on is distinct from (select local::date from today)
+        and (select local::time from today) >= ${at}::time
+      returning id, format, url, products_url`),
   );
 }
