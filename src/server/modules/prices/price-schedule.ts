@@ -6,6 +6,8 @@ import { fetchFeed } from "./price-fetch.js";
 import { runFeed } from "./price-runs.js";
 import { claimDueFeeds } from "./prices.repo.js";
 
+const FIRST_LOOK_AFTER_MS = 2_000;
+
 export interface ScheduleOptions {
   /** When feeds with a URL are fetched each day, "HH:MM" in the shop's TIMEZONE. */
   at: string;
@@ -21,6 +23,7 @@ export interface ScheduleOptions {
  */
 export class PriceFeedSchedule {
   private job: Cron | undefined;
+  private first: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -30,10 +33,12 @@ export class PriceFeedSchedule {
     private readonly options: ScheduleOptions,
   ) {}
 
-  start(): void {
+  /** The first look waits a moment after start-up, as the reports' job does: the first requests go first. */
+  start(firstLookAfterMs = FIRST_LOOK_AFTER_MS): void {
     const minute = Number(this.options.at.split(":")[1]);
     this.job = new Cron(`${minute} * * * *`, { timezone: this.options.timezone, catch: true }, () => void this.runDue());
-    void this.runDue();
+    this.first = setTimeout(() => void this.runDue(), firstLookAfterMs);
+    this.first.unref();
   }
 
   /** Fetches each feed due today whose hour has passed; resolves when done. */
@@ -70,6 +75,7 @@ export class PriceFeedSchedule {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.first);
     this.job?.stop();
     await this.running;
   }

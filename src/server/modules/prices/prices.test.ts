@@ -8,6 +8,7 @@ import { multipart } from "../../test/photo-files.js";
 import { caller, newBarcode } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 import { eventually } from "../../test/webhook-receiver.js";
+import { claimDueFeeds } from "./prices.repo.js";
 
 /** Market prices through the API: feeds, matching, the price history, the rules' proposals, accepting them as an import and its undo. */
 
@@ -224,6 +225,26 @@ describe("price feeds", () => {
     const after = (await api.get(`/api/prices/feeds/${feed.id}/unmatched?limit=500`)).json<{ products: Array<{ id: number }> }>();
     expect(after.products.map((p) => p.id)).not.toContain(lost.id);
     expect((await api.get(`/api/prices/feeds/${feed.id}/cards?q=z`)).statusCode).toBe(400);
+  });
+
+  it("a feed's URL is refused where webhooks may not point; the daily fetch claims each feed with a URL once a day", async () => {
+    const refused = await api.post("/api/prices/feeds", {
+      name: newBarcode("Metadata "),
+      format: "csv",
+      url: "http://169.254.169.254/latest",
+    });
+    expect(refused.statusCode).toBe(400);
+    const made = await api.post("/api/prices/feeds", {
+      name: newBarcode("Daily "),
+      format: "csv",
+      url: "https://prices.example.com/daily.csv",
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json<PriceFeed>().id;
+    const first = await claimDueFeeds(t.database.db, "00:00", "UTC");
+    expect(first.map((f) => f.id)).toContain(id);
+    // Another process (or the next hour) finds it taken for the day.
+    expect((await claimDueFeeds(t.database.db, "00:00", "UTC")).map((f) => f.id)).not.toContain(id);
   });
 
   it("only managers and super_admin run feeds and rules; every signed-in user reads a product's market prices", async () => {
