@@ -98,3 +98,6 @@ export function routes(table: Record<string, (req: SeenRequest) => [number, unkn
   };
   return { seen, handle };
 }
+
+/** How long a test waits for what a chain of calls to the test server shows: a busy machine's worker takes more than findBy's default second. */
+export const SLOW = { timeout: 5_000 };

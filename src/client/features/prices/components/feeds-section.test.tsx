@@ -5,7 +5,7 @@ import { Toaster, toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
 import { FEED_FORMAT_LABELS } from "../../../../contract/market";
 import type { CreateFeedBody, PriceFeed } from "../../../../contract/prices";
-import { fakeFeed, fakeRun, routes } from "../../../test/price-fakes";
+import { fakeFeed, fakeRun, routes, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { FeedsSection } from "./feeds-section";
 
@@ -64,7 +64,7 @@ function renderSection() {
   return userEvent.setup();
 }
 
-const cardOf = async (name: string) => screen.findByRole("article", { name });
+const cardOf = async (name: string) => screen.findByRole("article", { name }, SLOW);
 
 describe("FeedsSection", () => {
   it("lists each feed with its format, where it comes from and its last run", async () => {
@@ -103,7 +103,7 @@ describe("FeedsSection", () => {
     const seen = await serve([failed, problems]);
     const user = renderSection();
     await user.click(within(await cardOf("Shop CSV")).getByRole("button", { name: "Upload file for Shop CSV" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Choose the feed's file");
+    expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent("Choose the feed's file");
     await user.click(within(await cardOf("TCGplayer Pokemon")).getByRole("button", { name: "Upload file for TCGplayer Pokemon" }));
     expect(within(await cardOf("TCGplayer Pokemon")).getByRole("alert")).toHaveTextContent("Choose the products file and the prices file");
     expect(seen.filter((r) => r.method === "POST")).toEqual([]);
@@ -112,19 +112,19 @@ describe("FeedsSection", () => {
   it("adds a feed: the contract's messages, the server's refusal, then the new feed in the list", async () => {
     const seen = await serve([failed]);
     const user = renderSection();
-    await user.click(await screen.findByRole("button", { name: "Add feed" }));
-    const dialog = await screen.findByRole("dialog", { name: "Add price feed" });
+    await user.click(await screen.findByRole("button", { name: "Add feed" }, SLOW));
+    const dialog = await screen.findByRole("dialog", { name: "Add price feed" }, SLOW);
     await user.click(within(dialog).getByRole("button", { name: "Add feed" }));
-    expect(await within(dialog).findByRole("alert")).toHaveTextContent("Feed name is required");
+    expect(await within(dialog).findByRole("alert", undefined, SLOW)).toHaveTextContent("Feed name is required");
 
     await user.type(within(dialog).getByLabelText("Name"), "Shop CSV");
     await user.type(within(dialog).getByLabelText("URL (optional)"), "prices.csv");
     await user.click(within(dialog).getByRole("button", { name: "Add feed" }));
-    expect(await within(dialog).findByRole("alert")).toHaveTextContent("Feed URL must be a full http(s) address");
+    expect(await within(dialog).findByRole("alert", undefined, SLOW)).toHaveTextContent("Feed URL must be a full http(s) address");
 
     await user.clear(within(dialog).getByLabelText("URL (optional)"));
     await user.click(within(dialog).getByRole("button", { name: "Add feed" }));
-    expect(await within(dialog).findByRole("alert")).toHaveTextContent("A feed with this name already exists");
+    expect(await within(dialog).findByRole("alert", undefined, SLOW)).toHaveTextContent("A feed with this name already exists");
 
     await user.clear(within(dialog).getByLabelText("Name"));
     await user.type(within(dialog).getByLabelText("Name"), "TCGplayer Lorcana");
@@ -133,8 +133,8 @@ describe("FeedsSection", () => {
     await user.type(within(dialog).getByLabelText("Prices URL (optional)"), "https://tcgcsv.com/tcgplayer/71/23303/prices");
     await user.click(within(dialog).getByRole("button", { name: "Add feed" }));
 
-    expect(await screen.findByText('Feed "TCGplayer Lorcana" added')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(await screen.findByText('Feed "TCGplayer Lorcana" added', undefined, SLOW)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull(), SLOW);
     expect(await cardOf("TCGplayer Lorcana")).toHaveTextContent("Fetched every day from https://tcgcsv.com/tcgplayer/71/23303/prices");
     expect(seen.filter((r) => r.method === "POST").map((r) => r.body)).toEqual([
       { name: "Shop CSV", format: "csv", url: null, products_url: null },
@@ -151,7 +151,7 @@ describe("FeedsSection", () => {
     await serve([]);
     renderSection();
     expect(
-      await screen.findByText("No feeds yet. Add one, then upload its file or let the server fetch it every day."),
+      await screen.findByText("No feeds yet. Add one, then upload its file or let the server fetch it every day.", undefined, SLOW),
     ).toBeInTheDocument();
     await server?.close();
 
@@ -162,7 +162,7 @@ describe("FeedsSection", () => {
         <FeedsSection />
       </QueryClientProvider>,
     );
-    expect(await screen.findByRole("alert")).toHaveTextContent("Insufficient permissions");
+    expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent("Insufficient permissions");
     expect(screen.getByRole("button", { name: "Try Again" })).toBeInTheDocument();
   });
 });

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { Toaster, toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
 import type { MarketIds, ProductMarket } from "../../../../contract/prices";
-import { fakeMarket, routes } from "../../../test/price-fakes";
+import { fakeMarket, routes, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { todayIn } from "../../reports";
 import { TCGPLAYER_ID_MESSAGE } from "../market-ids-form";
@@ -63,7 +63,7 @@ describe("MarketSection", () => {
   it("shows the latest market price, its feed and age, and its history as a line described in words", async () => {
     await serve(priced);
     renderSection();
-    const shown = await screen.findByTestId("market-latest");
+    const shown = await screen.findByTestId("market-latest", undefined, SLOW);
     expect(shown).toHaveTextContent("Market $12.34 (Foil)");
     expect(shown).toHaveTextContent(`Scryfall daily · seen today (checked ${today})`);
     expect(within(shown).getByRole("img")).toHaveAccessibleName(
@@ -74,21 +74,21 @@ describe("MarketSection", () => {
   it("freezes the price at once, and saves the ids with their own button (Enter too)", async () => {
     const puts = await serve(fakeMarket(7));
     const user = renderSection();
-    expect(await screen.findByText("No feed prices this product yet.")).toBeInTheDocument();
+    expect(await screen.findByText("No feed prices this product yet.", undefined, SLOW)).toBeInTheDocument();
     const freeze = screen.getByRole("switch", { name: "Freeze price" });
     expect(freeze).not.toBeChecked();
     await user.click(freeze);
-    expect(await screen.findByText("Price frozen: the rules leave it as it is")).toBeInTheDocument();
+    expect(await screen.findByText("Price frozen: the rules leave it as it is", undefined, SLOW)).toBeInTheDocument();
     expect(screen.getByRole("switch", { name: "Freeze price" })).toBeChecked();
 
     await user.type(screen.getByLabelText("TCGplayer id"), "284137");
     await user.type(screen.getByLabelText("Scryfall id"), " 0000579f-7b35-4ed3-b44c-db2a538066fe ");
     await user.selectOptions(screen.getByLabelText("Finish"), "Reverse holofoil");
     await user.click(screen.getByRole("button", { name: "Save market ids" }));
-    expect(await screen.findByText("Market ids saved")).toBeInTheDocument();
+    expect(await screen.findByText("Market ids saved", undefined, SLOW)).toBeInTheDocument();
 
     await user.type(screen.getByLabelText("pokemontcg.io id"), "base1-4{Enter}");
-    await waitFor(() => expect(puts()).toHaveLength(3));
+    await waitFor(() => expect(puts()).toHaveLength(3), SLOW);
     expect(puts()).toEqual([
       { price_frozen: true },
       {
@@ -111,9 +111,9 @@ describe("MarketSection", () => {
   it("a TCGplayer id is a number: said on the field, nothing sent", async () => {
     const puts = await serve(priced);
     const user = renderSection();
-    await user.type(await screen.findByLabelText("TCGplayer id"), "abc");
+    await user.type(await screen.findByLabelText("TCGplayer id", undefined, SLOW), "abc");
     await user.click(screen.getByRole("button", { name: "Save market ids" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent(TCGPLAYER_ID_MESSAGE);
+    expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent(TCGPLAYER_ID_MESSAGE);
     expect(puts()).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { Toaster, toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PriceProposal } from "../../../../contract/prices";
-import { fakeProposal, routes, type SeenRequest } from "../../../test/price-fakes";
+import { fakeProposal, routes, type SeenRequest, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { ReviewSection } from "./review-section";
 
@@ -80,7 +80,9 @@ function renderSection() {
 }
 
 const rowOf = async (name: string) =>
-  (await screen.findAllByTestId("proposal-row")).find((r) => within(r).queryByRole("rowheader", { name: new RegExp(name) })) as HTMLElement;
+  (await screen.findAllByTestId("proposal-row", undefined, SLOW)).find((r) =>
+    within(r).queryByRole("rowheader", { name: new RegExp(name) }),
+  ) as HTMLElement;
 const calls = (seen: SeenRequest[], method: string, path: string) => seen.filter((r) => r.method === method && r.path === path);
 
 describe("ReviewSection", () => {
@@ -110,20 +112,20 @@ describe("ReviewSection", () => {
   it("accepts the selected ones; the message's Undo waits for the import and undoes it", async () => {
     const seen = await serve([big, fresh]);
     const user = renderSection();
-    const accept = await screen.findByRole("button", { name: "Accept selected (0)" });
+    const accept = await screen.findByRole("button", { name: "Accept selected (0)" }, SLOW);
     expect(accept).toBeDisabled();
     await user.click(within(await rowOf("Pikachu Promo")).getByRole("checkbox", { name: "Select Pikachu Promo" }));
     await user.click(screen.getByRole("button", { name: "Accept selected (1)" }));
 
-    expect(await screen.findByText("Accepted 1 new price")).toBeInTheDocument();
+    expect(await screen.findByText("Accepted 1 new price", undefined, SLOW)).toBeInTheDocument();
     expect(calls(seen, "POST", "/api/prices/proposals/accept").map((r) => r.body)).toEqual([{ ids: [2] }]);
     // The list shows what is still pending.
-    await waitFor(() => expect(screen.queryByText("Pikachu Promo")).toBeNull());
+    await waitFor(() => expect(screen.queryByText("Pikachu Promo")).toBeNull(), SLOW);
     expect(screen.getByRole("button", { name: "Accept selected (0)" })).toBeDisabled();
 
     // A click without the pointer's press (sonner captures the pointer, which jsdom cannot), as a keyboard's Enter clicks.
     fireEvent.click(screen.getByRole("button", { name: "Undo" }));
-    expect(await screen.findByText("Old prices back on 1 product")).toBeInTheDocument();
+    expect(await screen.findByText("Old prices back on 1 product", undefined, SLOW)).toBeInTheDocument();
     const undo = seen.findIndex((r) => r.method === "POST" && r.path.endsWith("/undo"));
     const job = seen.findLastIndex((r) => r.path.startsWith("/api/products/import/jobs/"));
     expect(undo).toBeGreaterThan(job);
@@ -132,14 +134,14 @@ describe("ReviewSection", () => {
   it("Accept all asks first and accepts every pending proposal, not only those shown", async () => {
     const seen = await serve([big, fresh]);
     const user = renderSection();
-    await user.click(await screen.findByRole("checkbox", { name: "Big moves only" }));
-    await waitFor(() => expect(screen.queryByText("Pikachu Promo")).toBeNull());
+    await user.click(await screen.findByRole("checkbox", { name: "Big moves only" }, SLOW));
+    await waitFor(() => expect(screen.queryByText("Pikachu Promo")).toBeNull(), SLOW);
     await user.click(screen.getByRole("button", { name: "Accept all (2)" }));
-    const dialog = await screen.findByRole("dialog", { name: "Accept all 2 new prices?" });
+    const dialog = await screen.findByRole("dialog", { name: "Accept all 2 new prices?" }, SLOW);
     await user.click(within(dialog).getByRole("button", { name: "Accept all (2)" }));
-    expect(await screen.findByText("Accepted 2 new prices")).toBeInTheDocument();
+    expect(await screen.findByText("Accepted 2 new prices", undefined, SLOW)).toBeInTheDocument();
     expect(calls(seen, "POST", "/api/prices/proposals/accept").map((r) => r.body)).toEqual([{ all: true }]);
-    expect(await screen.findByText("Nothing waiting for review.")).toBeInTheDocument();
+    expect(await screen.findByText("Nothing waiting for review.", undefined, SLOW)).toBeInTheDocument();
     expect(
       screen.getByText("No new prices to review. They appear here after a feed's file is read, or the rules change."),
     ).toBeInTheDocument();
@@ -149,10 +151,10 @@ describe("ReviewSection", () => {
     const many = Array.from({ length: 150 }, (_, i) => fakeProposal(i + 1));
     const seen = await serve(many);
     const user = renderSection();
-    expect(await screen.findAllByTestId("proposal-row")).toHaveLength(100);
+    expect(await screen.findAllByTestId("proposal-row", undefined, SLOW)).toHaveLength(100);
     expect(screen.getByText("Showing 100 of 150")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Show more" }));
-    await waitFor(() => expect(screen.getAllByTestId("proposal-row")).toHaveLength(150));
+    await waitFor(() => expect(screen.getAllByTestId("proposal-row")).toHaveLength(150), SLOW);
     expect(screen.queryByRole("button", { name: "Show more" })).toBeNull();
     expect(calls(seen, "GET", "/api/prices/proposals").map((r) => r.query.get("offset"))).toEqual(["0", "100"]);
     // Select all shown takes every row on screen.
@@ -167,9 +169,9 @@ describe("ReviewSection", () => {
     });
     server = await startTestServer(app.handle);
     const user = renderSection();
-    expect(await screen.findByRole("alert")).toHaveTextContent("Database unavailable");
+    expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent("Database unavailable");
     fail = false;
     await user.click(screen.getByRole("button", { name: "Try Again" }));
-    expect(await screen.findByText("Nothing waiting for review.")).toBeInTheDocument();
+    expect(await screen.findByText("Nothing waiting for review.", undefined, SLOW)).toBeInTheDocument();
   });
 });

@@ -10,7 +10,7 @@ import {
   ROUNDING_LABELS,
   RULE_ORDER,
 } from "../../../../contract/pricing-rules";
-import { routes } from "../../../test/price-fakes";
+import { routes, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { RulesSection } from "./rules-section";
 
@@ -58,14 +58,14 @@ describe("RulesSection", () => {
         .map((li) => li.textContent),
     ).toEqual(RULE_ORDER.map((r) => `${r.label}: ${r.description}`));
     // The form fills in from the saved rules.
-    expect(await screen.findByLabelText("Lightly Played %")).toHaveValue("90");
+    expect(await screen.findByLabelText("Lightly Played %", undefined, SLOW)).toHaveValue("90");
     expect(screen.getByLabelText("Override 1 set")).toHaveValue("Base Set");
   });
 
   it("saves the rules as set: overrides added and removed, floor as an amount, rounding by its label", async () => {
     const seen = await serve();
     const user = renderSection();
-    await user.clear(await screen.findByLabelText("Damaged %"));
+    await user.clear(await screen.findByLabelText("Damaged %", undefined, SLOW));
     await user.type(screen.getByLabelText("Damaged %"), "35");
     await user.click(screen.getByRole("button", { name: "Add override" }));
     await user.type(screen.getByLabelText("Override 2 vendor"), "Wizards of the Coast");
@@ -78,7 +78,7 @@ describe("RulesSection", () => {
     await user.type(screen.getByLabelText("Auto-apply under %"), "5");
     await user.click(screen.getByRole("button", { name: "Save rules" }));
 
-    expect(await screen.findByText("Rules saved: the proposals were made again with them")).toBeInTheDocument();
+    expect(await screen.findByText("Rules saved: the proposals were made again with them", undefined, SLOW)).toBeInTheDocument();
     expect(seen.filter((r) => r.method === "PUT").map((r) => r.body)).toEqual([
       {
         ...DEFAULT_PRICING_RULES,
@@ -98,14 +98,14 @@ describe("RulesSection", () => {
   it("says what is wrong on the field, and saves nothing", async () => {
     const seen = await serve();
     const user = renderSection();
-    await user.clear(await screen.findByLabelText("Override 1 set"));
+    await user.clear(await screen.findByLabelText("Override 1 set", undefined, SLOW));
     await user.type(screen.getByLabelText("Floor"), "free");
     await user.clear(screen.getByLabelText("Big move %"));
     await user.type(screen.getByLabelText("Big move %"), "10");
     await user.type(screen.getByLabelText("Auto-apply under %"), "20");
     await user.click(screen.getByRole("button", { name: "Save rules" }));
 
-    expect(await screen.findByText(PRICING_RULE_MESSAGES.overrideMatch)).toBeInTheDocument();
+    expect(await screen.findByText(PRICING_RULE_MESSAGES.overrideMatch, undefined, SLOW)).toBeInTheDocument();
     expect(screen.getByLabelText("Floor")).toHaveAccessibleDescription(expect.stringContaining(PRICING_RULE_MESSAGES.floor));
     expect(screen.getByLabelText("Auto-apply under %")).toHaveAccessibleDescription(
       expect.stringContaining(PRICING_RULE_MESSAGES.autoOverBig),

@@ -5,7 +5,7 @@ import type { ReactElement } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Product } from "../../../../contract/products";
 import { NO_DETAILS } from "../../../../contract/rules";
-import { fakeMarket, routes } from "../../../test/price-fakes";
+import { fakeMarket, routes, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { todayIn } from "../../reports";
 import { CurrentProductCard } from "./current-product-card";
@@ -116,7 +116,7 @@ describe("CurrentProductCard", () => {
     });
     server = await startTestServer(app.handle);
     renderCard(3, { price: 1500 });
-    expect(await screen.findByTestId("current-market")).toHaveTextContent("Market $12.34 · seen today");
+    expect(await screen.findByTestId("current-market", undefined, SLOW)).toHaveTextContent("Market $12.34 · seen today");
     expect(screen.getByTestId("current-price")).toHaveTextContent("$15.00");
 
     const client = new QueryClient();
@@ -126,7 +126,7 @@ describe("CurrentProductCard", () => {
       </QueryClientProvider>,
     );
     // Once its market (none) has arrived, the second card shows no market line.
-    await waitFor(() => expect(client.getQueryCache().find({ queryKey: ["prices", "market", 8] })?.state.status).toBe("success"));
+    await waitFor(() => expect(client.getQueryCache().find({ queryKey: ["prices", "market", 8] })?.state.status).toBe("success"), SLOW);
     expect(screen.getAllByTestId("current-market")).toHaveLength(1);
   });
 });
