@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { UserEvent } from "@testing-library/user-event";
 import type { FeedRun, PriceFeed, PriceProposal, ProductMarket } from "../../contract/prices";
 import { answerJson } from "./test-server";
 
@@ -101,3 +102,9 @@ export function routes(table: Record<string, (req: SeenRequest) => [number, unkn
 
 /** How long a test waits for what a chain of calls to the test server shows: a busy machine's worker takes more than findBy's default second. */
 export const SLOW = { timeout: 5_000 };
+
+/** Puts `text` in a field as a paste (its old text cleared): typing it key by key is most of a form test's time. */
+export async function fill(user: UserEvent, field: HTMLElement, text: string): Promise<void> {
+  await user.clear(field);
+  if (text) await user.paste(text);
+}

@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { PriceProposal, proposalsAnswerSchema } from "../../../../contract/prices";
 import { apiFetch } from "../../../lib/http";
@@ -22,6 +22,8 @@ export function useProposals(big: boolean) {
     queryKey: priceKeys.proposalsList(big),
     queryFn: ({ pageParam, signal }) => listProposals({ limit: PROPOSALS_PAGE, offset: pageParam, big }, signal),
     initialPageParam: 0,
+    // Switching to big moves only (and back) keeps the list on screen until the other arrives.
+    placeholderData: keepPreviousData,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.proposals.length, 0);
       const shown = big ? last.big : last.total;

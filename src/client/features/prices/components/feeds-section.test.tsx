@@ -5,7 +5,7 @@ import { Toaster, toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
 import { FEED_FORMAT_LABELS } from "../../../../contract/market";
 import type { CreateFeedBody, PriceFeed } from "../../../../contract/prices";
-import { fakeFeed, fakeRun, routes, SLOW } from "../../../test/price-fakes";
+import { fakeFeed, fakeRun, fill, routes, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { FeedsSection } from "./feeds-section";
 
@@ -117,8 +117,8 @@ describe("FeedsSection", () => {
     await user.click(within(dialog).getByRole("button", { name: "Add feed" }));
     expect(await within(dialog).findByRole("alert", undefined, SLOW)).toHaveTextContent("Feed name is required");
 
-    await user.type(within(dialog).getByLabelText("Name"), "Shop CSV");
-    await user.type(within(dialog).getByLabelText("URL (optional)"), "prices.csv");
+    await fill(user, within(dialog).getByLabelText("Name"), "Shop CSV");
+    await fill(user, within(dialog).getByLabelText("URL (optional)"), "prices.csv");
     await user.click(within(dialog).getByRole("button", { name: "Add feed" }));
     expect(await within(dialog).findByRole("alert", undefined, SLOW)).toHaveTextContent("Feed URL must be a full http(s) address");
 
@@ -126,11 +126,10 @@ describe("FeedsSection", () => {
     await user.click(within(dialog).getByRole("button", { name: "Add feed" }));
     expect(await within(dialog).findByRole("alert", undefined, SLOW)).toHaveTextContent("A feed with this name already exists");
 
-    await user.clear(within(dialog).getByLabelText("Name"));
-    await user.type(within(dialog).getByLabelText("Name"), "TCGplayer Lorcana");
+    await fill(user, within(dialog).getByLabelText("Name"), "TCGplayer Lorcana");
     await user.selectOptions(within(dialog).getByLabelText("Format"), FEED_FORMAT_LABELS.tcgcsv);
-    await user.type(within(dialog).getByLabelText("Products URL (optional)"), "https://tcgcsv.com/tcgplayer/71/23303/products");
-    await user.type(within(dialog).getByLabelText("Prices URL (optional)"), "https://tcgcsv.com/tcgplayer/71/23303/prices");
+    await fill(user, within(dialog).getByLabelText("Products URL (optional)"), "https://tcgcsv.com/tcgplayer/71/23303/products");
+    await fill(user, within(dialog).getByLabelText("Prices URL (optional)"), "https://tcgcsv.com/tcgplayer/71/23303/prices");
     await user.click(within(dialog).getByRole("button", { name: "Add feed" }));
 
     expect(await screen.findByText('Feed "TCGplayer Lorcana" added', undefined, SLOW)).toBeInTheDocument();

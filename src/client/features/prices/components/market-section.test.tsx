@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { Toaster, toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
 import type { MarketIds, ProductMarket } from "../../../../contract/prices";
-import { fakeMarket, routes, SLOW } from "../../../test/price-fakes";
+import { fakeMarket, fill, routes, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { todayIn } from "../../reports";
 import { TCGPLAYER_ID_MESSAGE } from "../market-ids-form";
@@ -81,13 +81,14 @@ describe("MarketSection", () => {
     expect(await screen.findByText("Price frozen: the rules leave it as it is", undefined, SLOW)).toBeInTheDocument();
     expect(screen.getByRole("switch", { name: "Freeze price" })).toBeChecked();
 
-    await user.type(screen.getByLabelText("TCGplayer id"), "284137");
-    await user.type(screen.getByLabelText("Scryfall id"), " 0000579f-7b35-4ed3-b44c-db2a538066fe ");
+    await fill(user, screen.getByLabelText("TCGplayer id"), "284137");
+    await fill(user, screen.getByLabelText("Scryfall id"), " 0000579f-7b35-4ed3-b44c-db2a538066fe ");
     await user.selectOptions(screen.getByLabelText("Finish"), "Reverse holofoil");
     await user.click(screen.getByRole("button", { name: "Save market ids" }));
     expect(await screen.findByText("Market ids saved", undefined, SLOW)).toBeInTheDocument();
 
-    await user.type(screen.getByLabelText("pokemontcg.io id"), "base1-4{Enter}");
+    await fill(user, screen.getByLabelText("pokemontcg.io id"), "base1-4");
+    await user.keyboard("{Enter}");
     await waitFor(() => expect(puts()).toHaveLength(3), SLOW);
     expect(puts()).toEqual([
       { price_frozen: true },
@@ -111,7 +112,7 @@ describe("MarketSection", () => {
   it("a TCGplayer id is a number: said on the field, nothing sent", async () => {
     const puts = await serve(priced);
     const user = renderSection();
-    await user.type(await screen.findByLabelText("TCGplayer id", undefined, SLOW), "abc");
+    await fill(user, await screen.findByLabelText("TCGplayer id", undefined, SLOW), "abc");
     await user.click(screen.getByRole("button", { name: "Save market ids" }));
     expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent(TCGPLAYER_ID_MESSAGE);
     expect(puts()).toEqual([]);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { PriceProposal } from "../../../../contract/prices";
 import { fakeProposal, routes, type SeenRequest, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
+import { PROPOSALS_PAGE } from "../api/list-proposals";
 import { ReviewSection } from "./review-section";
 
 let server: TestServer | null = null;
@@ -136,6 +137,7 @@ describe("ReviewSection", () => {
     const user = renderSection();
     await user.click(await screen.findByRole("checkbox", { name: "Big moves only" }, SLOW));
     await waitFor(() => expect(screen.queryByText("Pikachu Promo")).toBeNull(), SLOW);
+    expect(screen.getAllByTestId("proposal-row").map((r) => r.dataset.barcode)).toEqual([big.barcode]);
     await user.click(screen.getByRole("button", { name: "Accept all (2)" }));
     const dialog = await screen.findByRole("dialog", { name: "Accept all 2 new prices?" }, SLOW);
     await user.click(within(dialog).getByRole("button", { name: "Accept all (2)" }));
@@ -148,18 +150,18 @@ describe("ReviewSection", () => {
   });
 
   it("shows more a page at a time", async () => {
-    const many = Array.from({ length: 150 }, (_, i) => fakeProposal(i + 1));
+    const many = Array.from({ length: PROPOSALS_PAGE + 1 }, (_, i) => fakeProposal(i + 1));
     const seen = await serve(many);
     const user = renderSection();
     expect(await screen.findAllByTestId("proposal-row", undefined, SLOW)).toHaveLength(100);
-    expect(screen.getByText("Showing 100 of 150")).toBeInTheDocument();
+    expect(screen.getByText("Showing 100 of 101")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Show more" }));
-    await waitFor(() => expect(screen.getAllByTestId("proposal-row")).toHaveLength(150), SLOW);
+    await waitFor(() => expect(screen.getAllByTestId("proposal-row")).toHaveLength(101), SLOW);
     expect(screen.queryByRole("button", { name: "Show more" })).toBeNull();
     expect(calls(seen, "GET", "/api/prices/proposals").map((r) => r.query.get("offset"))).toEqual(["0", "100"]);
     // Select all shown takes every row on screen.
     await user.click(screen.getByRole("checkbox", { name: "Select all shown" }));
-    expect(screen.getByRole("button", { name: "Accept selected (150)" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Accept selected (101)" })).toBeEnabled();
   });
 
   it("says when the list could not be loaded, and tries again", async () => {

@@ -10,7 +10,7 @@ import {
   ROUNDING_LABELS,
   RULE_ORDER,
 } from "../../../../contract/pricing-rules";
-import { routes, SLOW } from "../../../test/price-fakes";
+import { fill, routes, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { RulesSection } from "./rules-section";
 
@@ -65,17 +65,15 @@ describe("RulesSection", () => {
   it("saves the rules as set: overrides added and removed, floor as an amount, rounding by its label", async () => {
     const seen = await serve();
     const user = renderSection();
-    await user.clear(await screen.findByLabelText("Damaged %", undefined, SLOW));
-    await user.type(screen.getByLabelText("Damaged %"), "35");
+    await fill(user, await screen.findByLabelText("Damaged %", undefined, SLOW), "35");
     await user.click(screen.getByRole("button", { name: "Add override" }));
-    await user.type(screen.getByLabelText("Override 2 vendor"), "Wizards of the Coast");
-    await user.clear(screen.getByLabelText("Override 2 %"));
-    await user.type(screen.getByLabelText("Override 2 %"), "110");
+    await fill(user, screen.getByLabelText("Override 2 vendor"), "Wizards of the Coast");
+    await fill(user, screen.getByLabelText("Override 2 %"), "110");
     await user.click(screen.getByRole("button", { name: "Remove override 1" }));
-    await user.type(screen.getByLabelText("Floor"), "0.49");
-    await user.type(screen.getByLabelText("Minimum margin %"), "15");
+    await fill(user, screen.getByLabelText("Floor"), "0.49");
+    await fill(user, screen.getByLabelText("Minimum margin %"), "15");
     await user.selectOptions(screen.getByLabelText("Rounding"), ROUNDING_LABELS["49_99"]);
-    await user.type(screen.getByLabelText("Auto-apply under %"), "5");
+    await fill(user, screen.getByLabelText("Auto-apply under %"), "5");
     await user.click(screen.getByRole("button", { name: "Save rules" }));
 
     expect(await screen.findByText("Rules saved: the proposals were made again with them", undefined, SLOW)).toBeInTheDocument();
@@ -99,10 +97,9 @@ describe("RulesSection", () => {
     const seen = await serve();
     const user = renderSection();
     await user.clear(await screen.findByLabelText("Override 1 set", undefined, SLOW));
-    await user.type(screen.getByLabelText("Floor"), "free");
-    await user.clear(screen.getByLabelText("Big move %"));
-    await user.type(screen.getByLabelText("Big move %"), "10");
-    await user.type(screen.getByLabelText("Auto-apply under %"), "20");
+    await fill(user, screen.getByLabelText("Floor"), "free");
+    await fill(user, screen.getByLabelText("Big move %"), "10");
+    await fill(user, screen.getByLabelText("Auto-apply under %"), "20");
     await user.click(screen.getByRole("button", { name: "Save rules" }));
 
     expect(await screen.findByText(PRICING_RULE_MESSAGES.overrideMatch, undefined, SLOW)).toBeInTheDocument();
