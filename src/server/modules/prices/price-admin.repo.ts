@@ -89,10 +89,23 @@ export async function pendingProposals(
 export async function proposalsToAccept(
   db: Db,
   ids: number[] | "all",
-): Promise<Array<{ id: number; barcode: string; product_name: string; vendor: string; new_price: number; based_on: string }>> {
+): Promise<
+  Array<{
+    id: number;
+    barcode: string;
+    product_name: string;
+    vendor: string;
+    release_year: number | null;
+    quantity_on_hand: number;
+    is_active: boolean;
+    new_price: number;
+    based_on: string;
+  }>
+> {
   return rowsOf(
     await db.execute(sql`
-      select pp.id::int as id, p.barcode, p.product_name, p.vendor, pp.new_price, ${ISO("pp.based_on")} as based_on
+      select pp.id::int as id, p.barcode, p.product_name, p.vendor, p.release_year, p.quantity_on_hand, p.is_active, pp.new_price,
+        ${ISO("pp.based_on")} as based_on
       from price_proposals pp join products p on p.id = pp.product_id
       where pp.status = 'pending' ${ids === "all" ? sql`` : sql`and pp.id = any(${bigints(ids)})`} order by pp.id`),
   );

@@ -106,11 +106,16 @@ export async function acceptProposals(
   const rows = await repo.proposalsToAccept(ctx.db, body.all ? "all" : (body.ids ?? []));
   if (rows.length === 0) throw conflict("No pending proposal to accept (another manager may have decided them)");
   const job = await createImport(ctx);
-  // An import row names its product fully (name and vendor are required); only the price differs.
+  // An import row carries every field the import reads as "this value" when it is left out (stock,
+  // year, active): each as the product has it now, so only the price differs. A change made after
+  // this read is kept by the merge on updated_at.
   const importRows = rows.map((r) => ({
     barcode: r.barcode,
     product_name: r.product_name,
     vendor: r.vendor,
+    release_year: r.release_year,
+    quantity_on_hand: r.quantity_on_hand,
+    is_active: r.is_active,
     price: centsToAmount(r.new_price),
     updated_at: r.based_on,
   }));

@@ -188,7 +188,8 @@ describe("price feeds", () => {
       20_000,
       "the accepted prices' import",
     );
-    expect(await product(a.id)).toMatchObject({ price: 200, quantity_on_hand: 9 });
+    // Only the price changed: the stock (after the sale), the year and the rest stay.
+    expect(await product(a.id)).toMatchObject({ price: 200, quantity_on_hand: 9, release_year: 2024, is_active: true });
     expect((await product(b.id)).price).toBe(150);
     expect((await product(c.id)).price).toBe(100);
     const left = (await proposals()).filter((p) => [a.id, b.id, c.id].includes(p.product_id));
