@@ -1,34 +1,41 @@
-import { lookup } from "node:dns/promises";
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
 import { isIP } from "node:net";
-import { Readable } from "node:stream";
-import type { ReadableStream } from "node:stream/web";
 import { AppError } from "../../app-error.js";
-import { hostOf, type WebhookTargets } from "../webhooks/webhook-targets.js";
+import { guardedLookup, hostOf, type WebhookTargets } from "../webhooks/webhook-targets.js";
 import type { FeedInput } from "./feeds/parse-feed.js";
 
 /** How long the server waits for a feed it fetches from its URL (a whole bulk file streams in this time). */
 const FETCH_TIMEOUT_MS = 10 * 60_000;
 
+const unreachable = (why: string) => new AppError(502, `The feed could not be fetched: ${why}`);
+
 /**
- * A feed's file from its URL, streamed: only where webhooks may point too (the same refused
- * addresses, checked on what the name resolves to now, less WEBHOOK_ALLOWED_HOSTS). 502 when it
- * cannot be fetched.
+ * A feed's file from its URL, streamed: connected only where webhooks may point too, through the
+ * webhook sender's guarded lookup (the addresses checked are the ones connected to; less
+ * WEBHOOK_ALLOWED_HOSTS). A connection of its own (never one kept alive from another request, which
+ * would skip the lookup), no redirects. 502 when it cannot be fetched.
  */
-async function fetched(targets: WebhookTargets, raw: string): Promise<Readable> {
+function fetched(targets: WebhookTargets, raw: string): Promise<IncomingMessage> {
   const url = new URL(raw);
   const host = hostOf(url);
-  const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true }).catch(() => []);
-  const refused = addresses.some(({ address }) => targets.refusal(host, address) !== null);
-  if (targets.nameRefused(host) || refused)
-    throw new AppError(502, `The feed could not be fetched: ${host} is not an address the server fetches from`);
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: "error" });
-  } catch (err) {
-    throw new AppError(502, `The feed could not be fetched: ${(err as Error).message}`);
+  if (isIP(host) ? targets.refusal(host, host) !== null : targets.nameRefused(host)) {
+    return Promise.reject(unreachable(`${host} is not an address the server fetches from`));
   }
-  if (!response.ok || !response.body) throw new AppError(502, `The feed could not be fetched: ${response.status} ${response.statusText}`);
-  return Readable.fromWeb(response.body as ReadableStream<Uint8Array>);
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === "https:" ? https : http;
+    const request = client.get(
+      url,
+      { agent: false, lookup: guardedLookup(targets), signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        if (status >= 200 && status < 300) return resolve(response);
+        response.resume();
+        reject(unreachable(`${status} ${response.statusMessage ?? ""}`.trim()));
+      },
+    );
+    request.on("error", (err) => reject(unreachable(err.message)));
+  });
 }
 
 /** What a feed with a URL reads: its file, or a TCGCSV group's products and prices. */

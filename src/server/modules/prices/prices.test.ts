@@ -1,3 +1,6 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FeedRun, PriceFeed, PriceProposal, ProductMarket } from "../../../contract/prices.js";
@@ -259,5 +262,36 @@ describe("price feeds", () => {
     expect((await streamer.put(`/api/products/${card.id}/market`, { price_frozen: true })).statusCode).toBe(403);
     expect((await api.post("/api/prices/feeds", { name: "x", format: "nope" })).statusCode).toBe(400);
     expect((await api.post("/api/prices/proposals/accept", {})).statusCode).toBe(400);
+  });
+});
+
+describe("a feed fetched from its URL", () => {
+  it("is read from a server webhooks may reach (WEBHOOK_ALLOWED_HOSTS), and refused (502) where they may not", async () => {
+    const csv = "barcode,price\nNO-SUCH-BARCODE,1.00\n";
+    const source = createServer((_req, res) => res.writeHead(200, { "content-type": "text/csv" }).end(csv));
+    source.listen(0, "127.0.0.1");
+    await once(source, "listening");
+    const { port } = source.address() as AddressInfo;
+    const allowed = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: ["localhost"] });
+    try {
+      for (const [app, status] of [
+        [allowed.app, 200],
+        [t.app, 502],
+      ] as const) {
+        const you = caller(app, (await signedIn(app, "manager")).cookie);
+        const feed = await you.post("/api/prices/feeds", {
+          name: newBarcode("Fetched "),
+          format: "csv",
+          url: `http://localhost:${port}/prices.csv`,
+        });
+        expect(feed.statusCode, feed.body).toBe(201);
+        const run = await you.post(`/api/prices/feeds/${feed.json<PriceFeed>().id}/run`);
+        expect(run.statusCode, run.body).toBe(status);
+        if (status === 200) expect(run.json<FeedRun>()).toMatchObject({ status: "done", trigger: "request", records: 1, matched: 0 });
+      }
+    } finally {
+      await allowed.close();
+      source.close();
+    }
   });
 });

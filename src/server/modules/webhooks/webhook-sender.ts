@@ -1,9 +1,8 @@
-import { type LookupAddress, lookup } from "node:dns";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { isIP } from "node:net";
 import { WEBHOOK_FAILURES } from "../../../contract/webhooks.js";
-import { hostOf, type WebhookTargets } from "./webhook-targets.js";
+import { guardedLookup, hostOf, NOT_ALLOWED, type WebhookTargets } from "./webhook-targets.js";
 
 /** What one attempt got: a 2xx within the timeout is success; anything else is retried. */
 export interface AttemptResult {
@@ -14,37 +13,9 @@ export interface AttemptResult {
   error: string | null;
 }
 
-/** The code of our own refusal of a resolved address. */
-const NOT_ALLOWED = "EWEBHOOKTARGET";
 /** An answer's body is never read: up to this much is drained (so the connection serves the next delivery), then dropped. */
 const DRAIN_BYTES = 16 * 1024;
 const DRAIN_MS = 1_000;
-
-/**
- * Name resolution that refuses what WebhookTargets refuses (this computer, private networks,
- * metadata services, ...): checked on the addresses the connection is made to, at send time, so
- * a name that resolves there later (or differently for us than when the webhook was saved) is
- * refused too. One refused address refuses the name.
- */
-function guardedLookup(targets: WebhookTargets): LookupFunction {
-  return (hostname, options, callback) => {
-    lookup(
-      hostname,
-      { family: options.family, hints: options.hints, all: true },
-      (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-        if (err) return callback(err, "", 0);
-        const host = hostname.toLowerCase().replace(/\.$/, "");
-        if (addresses.some((a) => targets.refusal(host, a.address) !== null)) {
-          return callback(Object.assign(new Error(WEBHOOK_FAILURES.notAllowed), { code: NOT_ALLOWED }), "", 0);
-        }
-        if (options.all) return callback(null, addresses);
-        const first = addresses[0];
-        if (!first) return callback(Object.assign(new Error(WEBHOOK_FAILURES.nameNotFound), { code: "ENOTFOUND" }), "", 0);
-        callback(null, first.address, first.family);
-      },
-    );
-  };
-}
 
 /** A failed connection or request in the delivery log's words: never the error's own text. */
 export function failureReason(err: NodeJS.ErrnoException): string {

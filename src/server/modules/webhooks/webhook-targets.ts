@@ -1,5 +1,6 @@
-import { BlockList, isIP } from "node:net";
-import { WEBHOOK_MESSAGES } from "../../../contract/webhooks.js";
+import { type LookupAddress, lookup } from "node:dns";
+import { BlockList, isIP, type LookupFunction } from "node:net";
+import { WEBHOOK_FAILURES, WEBHOOK_MESSAGES } from "../../../contract/webhooks.js";
 import { parseAllowedHost } from "../../config.js";
 
 /**
@@ -158,4 +159,34 @@ export class WebhookTargets {
     if (kind === null) return null;
     return kind === "metadata" ? WEBHOOK_MESSAGES.metadataRefused(host) : WEBHOOK_MESSAGES.addressRefused(WHAT[kind], host);
   }
+}
+
+/** The code of our own refusal of a resolved address. */
+export const NOT_ALLOWED = "EWEBHOOKTARGET";
+
+/**
+ * Name resolution that refuses what WebhookTargets refuses (this computer, private networks,
+ * metadata services, ...): checked on the addresses the connection is made to, at send time, so
+ * a name that resolves there later (or differently for us than when the webhook was saved) is
+ * refused too. One refused address refuses the name. Webhook deliveries and price feeds fetched
+ * from their URL both connect through it.
+ */
+export function guardedLookup(targets: WebhookTargets): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(
+      hostname,
+      { family: options.family, hints: options.hints, all: true },
+      (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+        if (err) return callback(err, "", 0);
+        const host = hostname.toLowerCase().replace(/\.$/, "");
+        if (addresses.some((a) => targets.refusal(host, a.address) !== null)) {
+          return callback(Object.assign(new Error(WEBHOOK_FAILURES.notAllowed), { code: NOT_ALLOWED }), "", 0);
+        }
+        if (options.all) return callback(null, addresses);
+        const first = addresses[0];
+        if (!first) return callback(Object.assign(new Error(WEBHOOK_FAILURES.nameNotFound), { code: "ENOTFOUND" }), "", 0);
+        callback(null, first.address, first.family);
+      },
+    );
+  };
 }
