@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { FeedFormat } from "../../../contract/market.js";
 import type {
   CreateFeedBody,
   FeedCard,
@@ -22,13 +23,22 @@ const RUN_COLUMNS = sql`r.id, r.feed_id, r.status, r.trigger, r.day::text as day
 
 const bigints = (ids: number[]) => sql`array(select json_array_elements_text(${jsonReadOnce(ids)})::bigint)`;
 
-export async function feedsWithLastRun(db: Db): Promise<PriceFeed[]> {
+/** Every feed with its last run, by name; or the one with this id. */
+export async function feedsWithLastRun(db: Db, id?: number): Promise<PriceFeed[]> {
   return rowsOf<PriceFeed>(
     await db.execute(sql`
       select f.id, f.name, f.format, f.url, f.products_url, ${ISO("f.created_at")} as created_at,
         (select row_to_json(x) from (select ${RUN_COLUMNS} from price_feed_runs r where r.feed_id = f.id order by r.id desc limit 1) x) as last_run
-      from price_feeds f order by f.name`),
+      from price_feeds f ${id === undefined ? sql`` : sql`where f.id = ${id}`} order by f.name`),
   );
+}
+
+/** What a run needs of a feed. */
+export interface FeedToRun {
+  id: number;
+  format: FeedFormat;
+  url: string | null;
+  products_url: string | null;
 }
 
 export async function insertFeed(db: Db, body: CreateFeedBody, createdBy: number): Promise<number | undefined> {
@@ -40,13 +50,8 @@ export async function insertFeed(db: Db, body: CreateFeedBody, createdBy: number
   return row?.id;
 }
 
-export async function findFeed(
-  db: Db,
-  id: number,
-): Promise<{ id: number; format: PriceFeed["format"]; url: string | null; products_url: string | null } | undefined> {
-  const [feed] = rowsOf<{ id: number; format: PriceFeed["format"]; url: string | null; products_url: string | null }>(
-    await db.execute(sql`select id, format, url, products_url from price_feeds where id = ${id}`),
-  );
+export async function findFeed(db: Db, id: number): Promise<FeedToRun | undefined> {
+  const [feed] = rowsOf<FeedToRun>(await db.execute(sql`select id, format, url, products_url from price_feeds where id = ${id}`));
   return feed;
 }
 

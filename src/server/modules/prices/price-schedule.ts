@@ -57,7 +57,7 @@ export class PriceFeedSchedule {
         try {
           const input = await fetchFeed(this.targets, feed);
           const outcome = await runFeed(this.database, {
-            feed: { id: feed.id, format: feed.format as Parameters<typeof runFeed>[1]["feed"]["format"] },
+            feed,
             trigger: "schedule",
             startedBy: null,
             input,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { PriceKind } from "../../../contract/market.js";
+import type { FeedFormat, PriceKind } from "../../../contract/market.js";
 import type { PriceStep } from "../../../contract/pricing-rules.js";
 import type { Condition } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
@@ -131,37 +131,6 @@ export async function matchAndRecord(
   return Number(row?.matched ?? 0);
 }
 
-/** A product's latest market prices: from the feed that saw them last (the shop's currency only). */
-export interface LatestMarket {
-  product_id: number;
-  feed_id: number;
-  feed_name: string;
-  day: string;
-  checked_on: string;
-  finish: string;
-  currency: string;
-  market: number | null;
-  low: number | null;
-  mid: number | null;
-  high: number | null;
-  direct_low: number | null;
-  by_condition: Record<string, number> | null;
-}
-
-const LATEST = sql`
-  select distinct on (mp.product_id) mp.product_id, mp.feed_id, f.name as feed_name, mp.day::text as day, mp.checked_on::text as checked_on,
-    mp.finish, mp.currency, mp.market, mp.low, mp.mid, mp.high, mp.direct_low, mp.by_condition
-  from market_prices mp join price_feeds f on f.id = mp.feed_id`;
-
-export async function latestMarketFor(db: Db, productIds: number[], currency: string): Promise<LatestMarket[]> {
-  if (productIds.length === 0) return [];
-  return rowsOf<LatestMarket>(
-    await db.execute(sql`${LATEST}
-      where mp.product_id = any(array(select json_array_elements_text(${jsonReadOnce(productIds)})::int)) and mp.currency = ${currency}
-      order by mp.product_id, mp.checked_on desc, mp.day desc, mp.feed_id`),
-  );
-}
-
 export interface ProposalRow {
   product_id: number;
   old_price: number | null;
@@ -281,7 +250,7 @@ export async function claimDueFeeds(
   db: Db,
   at: string,
   timezone: string,
-): Promise<Array<{ id: number; format: string; url: string; products_url: string | null }>> {
+): Promise<Array<{ id: number; format: FeedFormat; url: string; products_url: string | null }>> {
   return rowsOf(
     await db.execute(sql`
       with today as (select (now() at time zone ${timezone}) as local)

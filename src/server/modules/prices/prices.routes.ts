@@ -18,23 +18,23 @@ import {
   unmatchedQuerySchema,
 } from "../../../contract/prices.js";
 import { pricingRulesSchema } from "../../../contract/pricing-rules.js";
-import { badRequest, notFound } from "../../app-error.js";
+import { badRequest } from "../../app-error.js";
 import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { WebhookTargets } from "../webhooks/webhook-targets.js";
 import type { FeedInput } from "./feeds/parse-feed.js";
 import { fetchFeed } from "./price-fetch.js";
-import { makeProposals } from "./price-proposals.js";
 import {
   acceptProposals,
   createFeed,
+  feedOf,
   getRules,
   getRun,
   listFeeds,
   listProposals,
   productMarket,
-  runUploadedFeed,
+  runFeedNow,
   saveRules,
   searchFeedCards,
   unmatchedProducts,
@@ -107,8 +107,7 @@ export async function pricesRoutes(parent: ZodApp): Promise<void> {
       },
       async (request) => {
         const ctx = serviceContext(app, request);
-        const feed = (await listFeeds(ctx)).find((f) => f.id === request.params.id);
-        if (!feed) throw notFound("Feed not found");
+        const feed = await feedOf(ctx, request.params.id);
         let input: FeedInput;
         if (request.isMultipart()) {
           const parts = request.files();
@@ -128,7 +127,7 @@ export async function pricesRoutes(parent: ZodApp): Promise<void> {
           if (!feed.url) throw badRequest("This feed has no URL: upload its file");
           input = await fetchFeed(targets, { ...feed, url: feed.url });
         }
-        const outcome = await runUploadedFeed(ctx, deps(), request.params.id, input);
+        const outcome = await runFeedNow(ctx, deps(), feed, request.isMultipart() ? "upload" : "request", input);
         return getRun(ctx, outcome.id);
       },
     );
@@ -246,12 +245,7 @@ export async function pricesRoutes(parent: ZodApp): Promise<void> {
         response: { 200: pricingRulesSchema, ...errorAnswers(400, 401, 403) },
       },
     },
-    async (request) => {
-      const ctx = serviceContext(parent, request);
-      const rules = await saveRules(ctx, request.body);
-      await makeProposals(parent.database, { runId: null, currency: ctx.config.CURRENCY });
-      return rules;
-    },
+    async (request) => saveRules(serviceContext(parent, request), deps(), request.body),
   );
 
   parent.get(

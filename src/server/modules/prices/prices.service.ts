@@ -18,8 +18,9 @@ import { ImportBody } from "../import/import-body.js";
 import { addImportPart, commitImport, createImport, type ImportDeps } from "../import/import-jobs.js";
 import { WebhookTargets } from "../webhooks/webhook-targets.js";
 import type { FeedInput } from "./feeds/parse-feed.js";
+import type { FeedToRun } from "./price-admin.repo.js";
 import * as repo from "./price-admin.repo.js";
-import { loadRules } from "./price-proposals.js";
+import { loadRules, makeProposals } from "./price-proposals.js";
 import { type RunOutcome, runFeed } from "./price-runs.js";
 
 /** Market prices, feeds, rules and proposals: managers and super_admin (`prices:write` for tokens). */
@@ -47,7 +48,7 @@ export async function createFeed(ctx: ServiceContext, body: CreateFeedBody): Pro
   }
   try {
     const id = await repo.insertFeed(ctx.db, body, ctx.actor.id);
-    const feed = (await listFeeds(ctx)).find((f) => f.id === id);
+    const [feed] = id === undefined ? [] : await repo.feedsWithLastRun(ctx.db, id);
     if (!feed) throw new Error("The feed was not saved");
     return feed;
   } catch (err) {
@@ -56,19 +57,26 @@ export async function createFeed(ctx: ServiceContext, body: CreateFeedBody): Pro
   }
 }
 
-async function feedOf(ctx: ServiceContext, id: number) {
+/** A feed (what a run needs of it), or 404. */
+export async function feedOf(ctx: ServiceContext, id: number): Promise<FeedToRun> {
+  allow(ctx);
   const feed = await repo.findFeed(ctx.db, id);
   if (!feed) throw notFound("Feed not found");
   return feed;
 }
 
-/** One run of a feed from what was uploaded (or fetched), the rules run after it; answered when done. */
-export async function runUploadedFeed(ctx: ServiceContext, deps: ImportDeps, id: number, input: FeedInput): Promise<RunOutcome> {
+/** One run of the feed from the file sent (`upload`) or fetched from its URL (`request`), the rules run after it; answered when done. */
+export async function runFeedNow(
+  ctx: ServiceContext,
+  deps: ImportDeps,
+  feed: FeedToRun,
+  trigger: "upload" | "request",
+  input: FeedInput,
+): Promise<RunOutcome> {
   allow(ctx);
-  const feed = await feedOf(ctx, id);
   return runFeed(deps.database, {
     feed,
-    trigger: "upload",
+    trigger,
     startedBy: ctx.actor.id,
     input,
     currency: ctx.config.CURRENCY,
@@ -158,10 +166,12 @@ export async function getRules(ctx: ServiceContext): Promise<PricingRules> {
   return loadRules(ctx.db);
 }
 
-export async function saveRules(ctx: ServiceContext, body: unknown): Promise<PricingRules> {
+/** Saves the rules, and makes the proposals again with them. */
+export async function saveRules(ctx: ServiceContext, deps: ImportDeps, body: unknown): Promise<PricingRules> {
   allow(ctx);
   const rules = pricingRulesSchema.parse(body);
   await repo.saveRules(ctx.db, rules, ctx.actor.id);
+  await makeProposals(deps.database, { runId: null, currency: ctx.config.CURRENCY });
   return rules;
 }
 
