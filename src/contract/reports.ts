@@ -69,6 +69,20 @@ export const stockValueReportSchema = z.object({
   to: z.string(),
   /** One row per day, the stock at the day's end (today: now). */
   days: z.array(stockValueDaySchema),
+  /**
+   * The stock now at market prices (each product's latest market price, as the inventory shows it):
+   * products in stock that have none (or are graded: a raw card's market price is not theirs) count
+   * nothing and are counted here.
+   */
+  market_now: z.object({
+    at_market: z.number().int(),
+    /** Products in stock valued at market, and their units. */
+    products_priced: z.number().int(),
+    units_priced: z.number().int(),
+    /** Products in stock without a market price, and their units. */
+    products_without_market: z.number().int(),
+    units_without_market: z.number().int(),
+  }),
 });
 export type StockValueReport = z.infer<typeof stockValueReportSchema>;
 

@@ -17,6 +17,7 @@ import { importRoutes } from "./modules/import/import.routes.js";
 import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-runner.js";
 import { ordersRoutes } from "./modules/orders/orders.routes.js";
 import { photosRoutes } from "./modules/photos/photos.routes.js";
+import { marketViewsRoutes } from "./modules/prices/market-views.routes.js";
 import { PriceFeedSchedule } from "./modules/prices/price-schedule.js";
 import { pricesRoutes } from "./modules/prices/prices.routes.js";
 import { productsRoutes } from "./modules/products/products.routes.js";
@@ -216,6 +217,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await reportsRoutes(zapp);
       await webhooksRoutes(zapp);
       await pricesRoutes(zapp);
+      await marketViewsRoutes(zapp);
     },
     { prefix: "/api" },
   );

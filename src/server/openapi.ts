@@ -122,6 +122,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "PUT /api/prices/rules": "updatePricingRules",
   "GET /api/products/{id}/market-prices": "getProductMarketPrices",
   "PUT /api/products/{id}/market": "updateProductMarket",
+  "GET /api/prices/market": "listMarketQuotes",
+  "GET /api/prices/under-market": "listProductsUnderMarket",
 };
 
 /** A route's path as the document writes it: Fastify's `:id` parameters as `{id}`. */

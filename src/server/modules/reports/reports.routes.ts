@@ -72,7 +72,7 @@ export async function reportsRoutes(app: ZodApp): Promise<void> {
         tags,
         security,
         summary: "Stock per day of a range: units, value at price and at cost (at_cost null for inventory users)",
-        description: `${DAYS} One row per day that has one: the stock at the day's end, kept in stock_value_daily by a daily job and filled in for missing days at start-up by replaying the quantity audit back from the stock now (at today's prices); today's row is the stock now.`,
+        description: `${DAYS} One row per day that has one: the stock at the day's end, kept in stock_value_daily by a daily job and filled in for missing days at start-up by replaying the quantity audit back from the stock now (at today's prices); today's row is the stock now. \`market_now\`: the stock now at each product's latest market price (as the inventory shows it), with the products in stock that have none (or are graded) counted apart.`,
         querystring: dateRangeQuerySchema,
         response: { 200: stockValueReportSchema, ...errorAnswers(400, 401, 403, 503) },
       },

@@ -17,6 +17,7 @@ import {
   salesByBucket,
   showsCompared,
   slowMovers,
+  stockAtMarketNow,
   stockNow,
   storedStockValue,
   today,
@@ -153,7 +154,12 @@ export async function showsReport(ctx: ServiceContext, q: { from: string; to: st
 export async function stockValueReport(ctx: ServiceContext, q: { from: string; to: string }): Promise<StockValueReport> {
   const { cost } = readReports(ctx);
   const tz = ctx.config.TIMEZONE;
-  const [stored, now, day] = await Promise.all([storedStockValue(ctx.db, { ...q, tz }), stockNow(ctx.db), today(ctx.db, tz)]);
+  const [stored, now, day, market] = await Promise.all([
+    storedStockValue(ctx.db, { ...q, tz }),
+    stockNow(ctx.db),
+    today(ctx.db, tz),
+    stockAtMarketNow(ctx.db, ctx.config.CURRENCY),
+  ]);
   const rows = stored.filter((r) => r.day !== day);
   if (day >= q.from && day <= q.to) rows.push({ day, ...now });
   return {
@@ -161,5 +167,6 @@ export async function stockValueReport(ctx: ServiceContext, q: { from: string; t
     from: q.from,
     to: q.to,
     days: rows.map((r) => ({ day: r.day, units: r.units, at_price: r.atPrice, at_cost: cost ? r.atCost : null })),
+    market_now: market,
   };
 }
