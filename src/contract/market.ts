@@ -1,8 +1,21 @@
 // Market prices: the printings a feed prices, its kinds of price, and the feeds' formats.
 // No zod here: the parsers, the pricing rules and the screens all use these.
 
-/** A card's printing as feeds price it; a product's `finish` is one of these (null: normal). */
-export const FINISHES = ["normal", "foil", "holofoil", "reverse_holofoil", "etched"] as const;
+/**
+ * A card's printing as feeds price it; a product's `finish` is one of these (null: normal). A first
+ * edition is a printing of its own (TCGplayer and pokemontcg.io price it apart from the unlimited
+ * card, often at ten times the price): a first-edition product takes only first-edition prices, and
+ * a normal or holofoil one only the unlimited card's. New values go at the end.
+ */
+export const FINISHES = [
+  "normal",
+  "foil",
+  "holofoil",
+  "reverse_holofoil",
+  "etched",
+  "first_edition_normal",
+  "first_edition_holofoil",
+] as const;
 export type Finish = (typeof FINISHES)[number];
 
 export const FINISH_LABELS: Record<Finish, string> = {
@@ -11,6 +24,8 @@ export const FINISH_LABELS: Record<Finish, string> = {
   holofoil: "Holofoil",
   reverse_holofoil: "Reverse holofoil",
   etched: "Etched",
+  first_edition_normal: "1st Edition normal",
+  first_edition_holofoil: "1st Edition holofoil",
 };
 
 /** The kinds of price a feed may publish for one printing. */

@@ -61,7 +61,7 @@ describe("CSV price lists", () => {
       "8: no id, and no set and number, to find the card by",
       '9: unknown condition "Mint-ish" (use: Near Mint, Lightly Played, Moderately Played, Heavily Played, Damaged, Sealed, or NM, LP, MP, HP, DMG)',
       '10: price "abc" is not an amount',
-      '11: unknown finish "Gold" (use: normal, foil, holofoil, reverse_holofoil, etched)',
+      '11: unknown finish "Gold" (use: normal, foil, holofoil, reverse_holofoil, etched, first_edition_normal, first_edition_holofoil)',
       '12: currency "Dollars" is not an ISO 4217 code (USD, EUR, ...)',
       "13: Too many fields: expected 13 fields but parsed 14",
       "14: no price",
@@ -87,6 +87,11 @@ describe("CSV price lists", () => {
     const both = await read(Readable.from(["barcode,price,market\n1,1.00,1.00\n2,1.00,2.00\n"]));
     expect(both.records.map((r) => r.barcode)).toEqual(["1"]);
     expect(both.problems).toEqual(["3: price and market differ: give one of them"]);
+    // A first edition written as TCGplayer names it, as our finish, or as its label.
+    const first = await read(
+      Readable.from(["barcode,finish,price\n1,1st Edition Holofoil,10\n2,first_edition_normal,5\n3,1st edition Normal,4\n"]),
+    );
+    expect(first.records.map((r) => r.finish)).toEqual(["first_edition_holofoil", "first_edition_normal", "first_edition_normal"]);
   });
 
   it("a file with no column to find cards by, no price column, or a quote never closed rejects", async () => {

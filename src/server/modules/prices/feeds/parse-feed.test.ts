@@ -20,7 +20,7 @@ describe("parseFeed", () => {
       const { batches } = await readAll((options) => parseFeed(format, inputs[format](), options), 4);
       counts[format] = batches.map((b) => b.length);
     }
-    expect(counts).toEqual({ tcgcsv: [3], scryfall: [4, 4, 4, 2], pokemontcg: [4, 4, 1], csv: [4, 2] });
+    expect(counts).toEqual({ tcgcsv: [3], scryfall: [4, 4, 4, 2], pokemontcg: [4, 4, 2], csv: [4, 2] });
     const { batches } = await readAll((options) => parseFeed("scryfall", fixture("scryfall-cards.json"), options));
     expect(batches.map((b) => b.length)).toEqual([14]);
   });

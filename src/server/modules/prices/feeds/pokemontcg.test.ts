@@ -7,7 +7,7 @@ import { parsePokemontcg } from "./pokemontcg.js";
 const read = (input: Readable) => readAll((options) => parsePokemontcg(input, options));
 
 describe("pokemontcg.io cards", () => {
-  it("TCGplayer's prices per printing in USD, Cardmarket's trend and low in EUR; a first edition does not price the unlimited card", async () => {
+  it("TCGplayer's prices per printing in USD, Cardmarket's trend and low in EUR; a first edition is its own finish", async () => {
     const { records, problems } = await read(fixture("pokemontcg-cards.json"));
     const arcanine = { pokemontcg_id: "hgss1-1", name: "Arcanine", set_code: "hgss1", set_name: "HeartGold & SoulSilver", number: "1" };
     const charizard = { pokemontcg_id: "gym2-2", name: "Blaine's Charizard", set_code: "gym2", set_name: "Gym Challenge", number: "2" };
@@ -24,7 +24,8 @@ describe("pokemontcg.io cards", () => {
       // A holo rare's regular Cardmarket price is its holofoil's; the reverse holo has its own.
       { ...arcanine, finish: "holofoil", currency: "EUR", prices: { market: 521, low: 59 } },
       { ...arcanine, finish: "reverse_holofoil", currency: "EUR", prices: { market: 510, low: 59 } },
-      // 1stEditionHolofoil ($2,000 mid) is left out: unlimitedHolofoil is the holofoil.
+      // 1stEditionHolofoil is the first edition's own finish; unlimitedHolofoil is the holofoil.
+      { ...charizard, finish: "first_edition_holofoil", currency: "USD", prices: { market: 69999, low: 69669, mid: 200000, high: 209999 } },
       { ...charizard, finish: "holofoil", currency: "USD", prices: { market: 59419, low: 43799, mid: 73412, high: 149999 } },
       { ...charizard, finish: "holofoil", currency: "EUR", prices: { market: 63065, low: 7000 } },
       { ...pikachu, finish: "normal", currency: "USD", prices: { market: 2129, low: 798, mid: 1730, high: 3000, direct_low: 1797 } },
@@ -43,14 +44,31 @@ describe("pokemontcg.io cards", () => {
 
     const odd = [
       { name: "No id" },
-      { id: "x-1", name: "Odd", tcgplayer: { prices: { shinyHolofoil: { market: 5 }, normal: { market: 1 }, holofoil: "cheap" } } },
+      {
+        id: "x-1",
+        name: "Odd",
+        tcgplayer: {
+          prices: { shinyHolofoil: { market: 5 }, normal: { market: 1 }, holofoil: "cheap", "1stEditionReverseHolofoil": { market: 9 } },
+        },
+      },
+      // A first edition only: its own finish, and Cardmarket's regular price is still the (holofoil) card's.
+      {
+        id: "base1-4",
+        name: "Charizard",
+        tcgplayer: { prices: { "1stEditionHolofoil": { market: 9000 }, "1stEditionNormal": { market: 50 } } },
+      },
     ];
     const { records, problems } = await read(Readable.from([JSON.stringify({ data: odd })]));
-    expect(records).toEqual([{ pokemontcg_id: "x-1", name: "Odd", finish: "normal", currency: "USD", prices: { market: 100 } }]);
+    expect(records).toEqual([
+      { pokemontcg_id: "x-1", name: "Odd", finish: "normal", currency: "USD", prices: { market: 100 } },
+      { pokemontcg_id: "base1-4", name: "Charizard", finish: "first_edition_holofoil", currency: "USD", prices: { market: 900000 } },
+      { pokemontcg_id: "base1-4", name: "Charizard", finish: "first_edition_normal", currency: "USD", prices: { market: 5000 } },
+    ]);
     expect(problems).toEqual([
       "1: a card without an id",
       '2: card x-1 has a TCGplayer printing we do not know: "shinyHolofoil"',
       "2: card x-1: TCGplayer's holofoil prices are not an object",
+      '2: card x-1 has a TCGplayer printing we do not know: "1stEditionReverseHolofoil"',
     ]);
   });
 });

@@ -20,13 +20,13 @@ type Prices = FeedRecord["prices"];
  *
  * `tcgplayer.prices` (USD) give one record per printing, with every kind (market, low, mid, high,
  * directLow): normal, holofoil, reverseHolofoil; unlimitedHolofoil is holofoil, and
- * 1stEditionHolofoil / 1stEditionNormal are holofoil / normal only for a card with no other
- * printing of that finish (printings.ts says why).
+ * 1stEditionHolofoil / 1stEditionNormal are first_edition_holofoil / first_edition_normal, never the
+ * unlimited card's (printings.ts says why).
  *
  * `cardmarket.prices` (EUR) give Cardmarket's trendPrice as market and lowPrice as low (its
  * averageSellPrice and the averages over days are left out): for the card's regular printing,
- * which is holofoil for a card TCGplayer prices only as holofoil (a holo rare) and normal
- * otherwise, and from reverseHoloTrend / reverseHoloLow for the reverse holofoil. Cardmarket
+ * which is holofoil for a card TCGplayer prices only as holofoil (a holo rare; its first edition
+ * aside) and normal otherwise (Cardmarket's price is never a first edition's), and from reverseHoloTrend / reverseHoloLow for the reverse holofoil. Cardmarket
  * writes 0 for a price it does not have; those are left out.
  */
 export function parsePokemontcg(input: ByteSource, options: ParseOptions = {}): AsyncIterable<FeedRecord[]> {
@@ -76,7 +76,7 @@ async function* pokemontcgRecords(input: ByteSource, onProblem: OnProblem): Asyn
     if (!cardmarket) continue;
     const onlyHolofoil =
       usd.length > 0 &&
-      usd.every((p) => p.finish === "holofoil" || p.finish === "reverse_holofoil") &&
+      usd.every((p) => p.finish === "holofoil" || p.finish === "reverse_holofoil" || p.finish === "first_edition_holofoil") &&
       usd.some((p) => p.finish === "holofoil");
     const regular: Finish = onlyHolofoil ? "holofoil" : "normal";
     const eur = pricesOf({ market: cardmarket.trendPrice, low: cardmarket.lowPrice });

@@ -1,17 +1,17 @@
 import type { Finish } from "../../../../contract/market.js";
 
 /**
- * How a source names a card's printing, read as our finish and an edition. TCGplayer prices a
- * first edition apart from the unlimited print run ("1st Edition Holofoil" beside "Unlimited
- * Holofoil", both holofoil), and Yu-Gi-Oh! sets come as "1st Edition", "Unlimited" or "Limited".
- * A product's finish cannot say which edition it is, so each finish takes one printing: the plain
- * (or unlimited) one when the source lists it, priced or not, and a first (then a limited)
- * edition only for a card the source lists in no other way. Otherwise an unlimited card would be
- * priced as its first edition, which is often ten times dearer.
+ * How a source names a card's printing, read as our finish. TCGplayer prices a first edition apart
+ * from the unlimited print run ("1st Edition Holofoil" beside "Unlimited Holofoil"), and Yu-Gi-Oh!
+ * sets come as "1st Edition", "Unlimited" or "Limited". A first edition is a finish of its own
+ * (first_edition_normal, first_edition_holofoil): a first-edition product takes only its prices,
+ * and an unlimited (normal, holofoil) product never does, however the source lists the card: a
+ * first edition is often ten times dearer. A limited print run has no finish of its own: it prices
+ * the plain finish only for a card the source lists in no plain or unlimited way (priced or not).
  */
 export interface Printing<T> {
   finish: Finish;
-  /** 0 plain or unlimited, 1 first edition, 2 limited: the lowest is the printing a finish takes. */
+  /** 0 plain, unlimited or first edition (whose finish is its own), 2 limited: the lowest is the printing a finish takes. */
   edition: number;
   value: T;
 }
@@ -32,6 +32,12 @@ const EDITIONS: Array<[RegExp, number]> = [
   [/^limited\s*/, 2],
 ];
 
+/** The finishes a first edition is printed in, as the sources name them ("1st Edition" alone is normal). */
+const FIRST_EDITION: Partial<Record<Finish, Finish>> = {
+  normal: "first_edition_normal",
+  holofoil: "first_edition_holofoil",
+};
+
 const FINISH_WORDS: Record<string, Finish> = {
   "": "normal",
   normal: "normal",
@@ -45,7 +51,8 @@ const FINISH_WORDS: Record<string, Finish> = {
 
 /**
  * A printing's name as TCGplayer (`subTypeName`) or pokemontcg.io (`1stEditionHolofoil`) writes
- * it, as finish and edition; undefined for a name we do not know.
+ * it, as finish and edition (see Printing); undefined for a name we do not know (a first edition
+ * in a finish we have no first-edition finish for among them).
  */
 export function readPrinting(name: string): { finish: Finish; edition: number } | undefined {
   let rest = name
@@ -61,5 +68,8 @@ export function readPrinting(name: string): { finish: Finish; edition: number } 
     }
   }
   const finish = FINISH_WORDS[rest];
-  return finish ? { finish, edition } : undefined;
+  if (!finish) return undefined;
+  if (edition !== 1) return { finish, edition };
+  const first = FIRST_EDITION[finish];
+  return first ? { finish: first, edition: 0 } : undefined;
 }

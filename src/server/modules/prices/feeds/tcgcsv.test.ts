@@ -47,7 +47,7 @@ describe("TCGCSV", () => {
     expect(await findTcgcsvGroup(fixture("tcgcsv-groups.json"), 1)).toBeUndefined();
   });
 
-  it("a finish takes the plain or unlimited printing; a first edition or limited one only when it is the card's only one", async () => {
+  it("a first edition is its own finish, never the unlimited card's; a limited printing is the plain one only when it is the card's only one", async () => {
     const products = answer([
       { productId: 1, name: "Blaine's Charizard", extendedData: [{ name: "Number", value: "2/132" }] },
       { productId: 2, name: "Dark Magician", extendedData: [{ name: "Number", value: "LOB-EN005" }] },
@@ -60,17 +60,26 @@ describe("TCGCSV", () => {
       { productId: 2, marketPrice: 120, subTypeName: "1st Edition" },
       { productId: 3, marketPrice: 9, subTypeName: "Limited" },
       { productId: 3, marketPrice: 12, subTypeName: "1st Edition" },
-      // An unlimited printing nobody sells still keeps the first edition's price off the card.
+      // An unlimited printing nobody sells still keeps the limited one's price off the card.
       { productId: 3, marketPrice: null, subTypeName: "Unlimited" },
       { productId: 4, marketPrice: 4.5, subTypeName: "Foil" },
+      { productId: 5, marketPrice: 3, subTypeName: "Limited" },
+      { productId: 6, marketPrice: 80, subTypeName: "1st Edition Normal" },
+      { productId: 6, marketPrice: 20, subTypeName: "Unlimited Normal" },
+      { productId: 6, marketPrice: 7, subTypeName: "1st Edition Reverse Holofoil" },
     ]);
     const { records, problems } = await read({ products, prices });
     expect(records.map((r) => [r.tcgplayer_product_id, r.finish, r.prices.market])).toEqual([
+      [1, "first_edition_holofoil", 69999],
       [1, "holofoil", 59419],
-      [2, "normal", 12000],
+      [2, "first_edition_normal", 12000],
+      [3, "first_edition_normal", 1200],
       [4, "etched", 450],
+      [5, "normal", 300],
+      [6, "first_edition_normal", 8000],
+      [6, "normal", 2000],
     ]);
-    expect(problems).toEqual([]);
+    expect(problems).toEqual(['11: prices: product 6 has a printing we do not know: "1st Edition Reverse Holofoil"']);
   });
 
   it("reports a price it cannot read, numbered within its file, and reads on", async () => {
