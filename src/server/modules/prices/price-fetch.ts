@@ -38,14 +38,45 @@ function fetched(targets: WebhookTargets, raw: string): Promise<IncomingMessage>
   });
 }
 
-/** What a feed with a URL reads: its file, or a TCGCSV group's products and prices. */
+/**
+ * The groups list of a TCGCSV group's prices address, as TCGCSV publishes it: `.../{categoryId}/{groupId}/prices`
+ * has its group in `.../{categoryId}/groups`. Undefined for an address not of that shape.
+ */
+export function tcgcsvGroupsUrl(pricesUrl: string): string | undefined {
+  const url = new URL(pricesUrl);
+  const match = /^(.*\/)(\d+)\/\d+\/prices\/?$/.exec(url.pathname);
+  if (!match) return undefined;
+  return new URL(`${match[1]}${match[2]}/groups`, url.origin).toString();
+}
+
+/**
+ * What a feed with a URL reads: its file, or a TCGCSV group's products and prices with the
+ * category's groups (so its cards have their set, and match by set + number too), when its prices
+ * address is TCGCSV's `.../{categoryId}/{groupId}/prices`.
+ */
 export async function fetchFeed(
   targets: WebhookTargets,
   feed: { format: string; url: string; products_url: string | null },
 ): Promise<FeedInput> {
   if (feed.format === "tcgcsv") {
     if (!feed.products_url) throw new AppError(400, "A TCGCSV feed fetched from its URL needs its products URL too");
-    return { products: await fetched(targets, feed.products_url), prices: await fetched(targets, feed.url) };
+    const groupsUrl = tcgcsvGroupsUrl(feed.url);
+    const opened: IncomingMessage[] = [];
+    const open = async (url: string) => {
+      const response = await fetched(targets, url);
+      opened.push(response);
+      return response;
+    };
+    try {
+      const products = await open(feed.products_url);
+      const groups = groupsUrl ? await open(groupsUrl) : undefined;
+      const prices = await open(feed.url);
+      return groups ? { products, groups, prices } : { products, prices };
+    } catch (err) {
+      // One of them could not be fetched: the others' connections are let go.
+      for (const response of opened) response.destroy();
+      throw err;
+    }
   }
   return fetched(targets, feed.url);
 }

@@ -48,6 +48,7 @@ const config = { permission: "canManageIntegrations", scope: "prices:write" } as
 /** A feed file as large as a whole Scryfall bulk file: it streams, it is never held whole. */
 export const FEED_MAX_BYTES = 1024 * 1024 * 1024;
 const WHO = "Managers and super_admin, and API tokens with the `prices:write` scope.";
+const TCGCSV_PARTS = "Send a TCGCSV feed as `products`, optionally `groups`, then `prices`";
 
 /** Market price feeds, their runs, the repricing rules and the proposals they make (src/contract/prices.ts). */
 export async function pricesRoutes(parent: ZodApp): Promise<void> {
@@ -86,7 +87,7 @@ export async function pricesRoutes(parent: ZodApp): Promise<void> {
   );
 
   await parent.register(async (app: ZodApp) => {
-    await app.register(fastifyMultipart, { limits: { fileSize: FEED_MAX_BYTES, files: 2, fields: 0, parts: 2, headerPairs: 100 } });
+    await app.register(fastifyMultipart, { limits: { fileSize: FEED_MAX_BYTES, files: 3, fields: 0, parts: 3, headerPairs: 100 } });
     app.post(
       "/prices/feeds/:id/run",
       {
@@ -96,8 +97,10 @@ export async function pricesRoutes(parent: ZodApp): Promise<void> {
           security,
           summary: "Read a feed now: the file sent (multipart), or else the feed's URL; then match, record prices and run the rules",
           description:
-            `${WHO} multipart/form-data with one \`file\` field (a TCGCSV feed: \`products\` then \`prices\`); with no body the ` +
-            "server fetches the feed's URL. The file streams as it is read. Products match by their ids first (TCGplayer, " +
+            `${WHO} multipart/form-data with one \`file\` field (a TCGCSV feed: \`products\`, optionally \`groups\`, the ` +
+            "category's `/{categoryId}/groups` answer that gives its cards their set, then `prices`); with no body the server " +
+            "fetches the feed's URL (a TCGCSV feed's group from `/{categoryId}/groups` beside its prices address). The file " +
+            "streams as it is read. Products match by their ids first (TCGplayer, " +
             "Scryfall, pokemontcg.io, barcode, another source's id), then by set + collector number, always in their finish. " +
             "Answers when done with the run: `failed` (with `error`) changed nothing.",
           consumes: ["multipart/form-data"],
@@ -114,11 +117,21 @@ export async function pricesRoutes(parent: ZodApp): Promise<void> {
           const first = await parts.next();
           if (first.done) throw badRequest("Send the feed as a `file` field");
           if (feed.format === "tcgcsv") {
-            if (first.value.fieldname !== "products") throw badRequest("Send a TCGCSV feed as `products` then `prices`");
+            if (first.value.fieldname !== "products") throw badRequest(TCGCSV_PARTS);
             const products = await first.value.toBuffer();
-            const second = await parts.next();
-            if (second.done || second.value.fieldname !== "prices") throw badRequest("Send a TCGCSV feed as `products` then `prices`");
-            input = { products: Readable.from([products]), prices: second.value.file };
+            let next = await parts.next();
+            // The category's groups, optional: the products' group is found in it, so the cards have their set.
+            let groups: Buffer | undefined;
+            if (!next.done && next.value.fieldname === "groups") {
+              groups = await next.value.toBuffer();
+              next = await parts.next();
+            }
+            if (next.done || next.value.fieldname !== "prices") throw badRequest(TCGCSV_PARTS);
+            input = {
+              products: Readable.from([products]),
+              prices: next.value.file,
+              ...(groups ? { groups: Readable.from([groups]) } : {}),
+            };
           } else {
             if (first.value.fieldname !== "file") throw badRequest("Send the feed as a `file` field");
             input = first.value.file;

@@ -29,6 +29,13 @@ describe("TCGCSV", () => {
       // The Full Art's holofoil has every price null: no record.
     ]);
     expect(problems).toEqual([]);
+    // The category's groups list instead of the group: the products' group is found in it.
+    const listed = await read({
+      products: fixture("tcgcsv-products.json"),
+      prices: fixture("tcgcsv-prices.json"),
+      groups: fixture("tcgcsv-groups.json"),
+    });
+    expect(listed.records).toEqual(records);
   });
 
   it("without the group, records have no set; a group the products are not of is not theirs", async () => {

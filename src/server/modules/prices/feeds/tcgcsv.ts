@@ -19,12 +19,21 @@ export interface TcgcsvGroup {
   abbreviation?: string;
 }
 
-/** A TCGCSV group's `/{categoryId}/{groupId}/products` and `/prices` answers, and optionally the group itself. */
+/**
+ * A TCGCSV group's `/{categoryId}/{groupId}/products` and `/prices` answers, and optionally its
+ * group: the group itself, or the category's `/{categoryId}/groups` answer to find it in.
+ */
 export interface TcgcsvInput {
   products: ByteSource;
   prices: ByteSource;
   /** Gives the records their set: `abbreviation` as set_code, `name` as set_name. */
   group?: TcgcsvGroup;
+  /**
+   * The category's groups, as TCGCSV publishes them (`/{categoryId}/groups`): read after the
+   * products, the products' group (their `groupId`) is found in it and is `group`. A group the
+   * list does not have fails the feed: its cards would otherwise match by TCGplayer id only.
+   */
+  groups?: ByteSource;
 }
 
 type Prices = FeedRecord["prices"];
@@ -56,12 +65,24 @@ async function* tcgcsvRecords(input: TcgcsvInput, onProblem: OnProblem): AsyncIt
     products = await readProducts(input.products, onProblem);
   } catch (err) {
     destroyUnread(input.prices);
+    if (input.groups) destroyUnread(input.groups);
     throw new Error(`TCGCSV products: ${(err as Error).message}`);
   }
-  const set = setOf(input.group);
+  let group = input.group;
+  if (input.groups) {
+    try {
+      group ??= await groupOfProducts(input.groups, products);
+    } catch (err) {
+      destroyUnread(input.prices);
+      throw err;
+    } finally {
+      destroyUnread(input.groups);
+    }
+  }
+  const set = setOf(group);
   const recordsOf = (id: number, printings: Array<Printing<Prices | undefined>>): FeedRecord[] => {
     const product = products.get(id);
-    const sameGroup = !input.group?.groupId || !product?.groupId || product.groupId === input.group.groupId;
+    const sameGroup = !group?.groupId || !product?.groupId || product.groupId === group.groupId;
     const records: FeedRecord[] = [];
     for (const { finish, value } of onePerFinish(printings)) {
       if (!value) continue;
@@ -140,6 +161,20 @@ async function readProducts(input: ByteSource, onProblem: OnProblem): Promise<Ma
     products.set(id, { name: textOf(p.name), number, groupId: idOf(p.groupId) });
   }
   return products;
+}
+
+/** The products' group (the first one's `groupId`) found in the category's groups; none when the products name no group. */
+async function groupOfProducts(groups: ByteSource, products: Map<number, Product>): Promise<TcgcsvGroup | undefined> {
+  const groupId = [...products.values()].find((p) => p.groupId !== undefined)?.groupId;
+  if (groupId === undefined) return undefined;
+  let found: TcgcsvGroup | undefined;
+  try {
+    found = await findTcgcsvGroup(groups, groupId);
+  } catch (err) {
+    throw new Error(`TCGCSV groups: ${(err as Error).message}`);
+  }
+  if (!found) throw new Error(`TCGCSV groups: the products' group ${groupId} is not in the groups list`);
+  return found;
 }
 
 function setOf(group: TcgcsvGroup | undefined): { set_code?: string; set_name?: string } {
