@@ -140,11 +140,13 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   events.on("inventory_update", () => webhookWorker.nudge());
   app.addHook("onReady", async () => webhookWorker.start());
   app.addHook("onClose", async () => webhookWorker.close());
-  const priceFeedSchedule = new PriceFeedSchedule(database, new WebhookTargets(config.WEBHOOK_ALLOWED_HOSTS), app.log, {
-    at: config.PRICE_FEEDS_AT,
-    timezone: config.TIMEZONE,
-    currency: config.CURRENCY,
-  });
+  const priceFeedSchedule = new PriceFeedSchedule(
+    database,
+    new WebhookTargets(config.WEBHOOK_ALLOWED_HOSTS),
+    app.log,
+    { at: config.PRICE_FEEDS_AT, timezone: config.TIMEZONE, currency: config.CURRENCY },
+    { runner: importRunner, events, config },
+  );
   app.addHook("onReady", async () => priceFeedSchedule.start());
   app.addHook("onClose", async () => priceFeedSchedule.close());
   let lastRequestAt = Date.now();

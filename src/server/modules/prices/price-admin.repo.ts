@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { FeedFormat } from "../../../contract/market.js";
+import type { Role } from "../../../contract/permissions.js";
 import type {
   CreateFeedBody,
   FeedCard,
@@ -90,23 +91,21 @@ export async function pendingProposals(
   return { proposals, total: counts?.total ?? 0, big: counts?.big ?? 0 };
 }
 
-/** Pending proposals (all, or these ids) with what an import row needs: the product as named now, the price, the proposal's base. */
-export async function proposalsToAccept(
-  db: Db,
-  ids: number[] | "all",
-): Promise<
-  Array<{
-    id: number;
-    barcode: string;
-    product_name: string;
-    vendor: string;
-    release_year: number | null;
-    quantity_on_hand: number;
-    is_active: boolean;
-    new_price: number;
-    based_on: string;
-  }>
-> {
+/** A pending proposal with what an import row needs: the product as named now, the price, the proposal's base. */
+export interface ProposalToAccept {
+  id: number;
+  barcode: string;
+  product_name: string;
+  vendor: string;
+  release_year: number | null;
+  quantity_on_hand: number;
+  is_active: boolean;
+  new_price: number;
+  based_on: string;
+}
+
+/** Pending proposals (all, or these ids) with what an import row needs. */
+export async function proposalsToAccept(db: Db, ids: number[] | "all"): Promise<ProposalToAccept[]> {
   return rowsOf(
     await db.execute(sql`
       select pp.id::int as id, p.barcode, p.product_name, p.vendor, p.release_year, p.quantity_on_hand, p.is_active, pp.new_price,
@@ -114,6 +113,30 @@ export async function proposalsToAccept(
       from price_proposals pp join products p on p.id = pp.product_id
       where pp.status = 'pending' ${ids === "all" ? sql`` : sql`and pp.id = any(${bigints(ids)})`} order by pp.id`),
   );
+}
+
+/**
+ * The pending proposals auto-apply takes under `underPercent`: the move under that percent of the
+ * old price in exact cents (as describeChange decides `auto`), not big, from a price above 0, of a
+ * product whose price is not frozen (frozen since the proposal was made included).
+ */
+export async function autoApplicableProposals(db: Db, underPercent: number): Promise<number[]> {
+  return rowsOf<{ id: number }>(
+    await db.execute(sql`
+      select pp.id::int as id from price_proposals pp left join product_market m on m.product_id = pp.product_id
+      where pp.status = 'pending' and not pp.big and pp.old_price > 0 and not coalesce(m.price_frozen, false)
+        and abs(pp.new_price::bigint - pp.old_price) * 100 < ${underPercent}::bigint * pp.old_price
+      order by pp.id`),
+  ).map((r) => r.id);
+}
+
+/** The user who last saved the rules, as they are now; undefined before any rules are saved or once that user is deleted. */
+export async function rulesSaver(db: Db): Promise<{ id: number; username: string; role: Role; is_active: boolean } | undefined> {
+  const [row] = rowsOf<{ id: number; username: string; role: Role; is_active: boolean }>(
+    await db.execute(sql`
+      select u.id, u.username, u.role, u.is_active from pricing_rules r join users u on u.id = r.updated_by where r.id = 1`),
+  );
+  return row;
 }
 
 /** Marks the proposals still pending as accepted by this import; answers how many were. */

@@ -1,4 +1,5 @@
 import { centsToAmount } from "../../../contract/money.js";
+import { roleHas } from "../../../contract/permissions.js";
 import type {
   CreateFeedBody,
   FeedCard,
@@ -10,7 +11,7 @@ import type {
   UnmatchedAnswer,
 } from "../../../contract/prices.js";
 import { type PricingRules, pricingRulesSchema } from "../../../contract/pricing-rules.js";
-import { badRequest, conflict, notFound } from "../../app-error.js";
+import { AppError, badRequest, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import { isUniqueViolation } from "../../db/sql.js";
 import { requirePermission } from "../../permissions.js";
@@ -72,9 +73,9 @@ export async function runFeedNow(
   feed: FeedToRun,
   trigger: "upload" | "request",
   input: FeedInput,
-): Promise<RunOutcome> {
+): Promise<RunOutcome & { autoApplied: AutoApplied }> {
   allow(ctx);
-  return runFeed(deps.database, {
+  const outcome = await runFeed(deps.database, {
     feed,
     trigger,
     startedBy: ctx.actor.id,
@@ -82,6 +83,76 @@ export async function runFeedNow(
     currency: ctx.config.CURRENCY,
     timezone: ctx.config.TIMEZONE,
   });
+  if (outcome.status !== "done") return { ...outcome, autoApplied: { kind: "off" } };
+  return { ...outcome, autoApplied: await autoApplyAfterRun(ctx, deps, { runId: outcome.id, scheduled: false }) };
+}
+
+/** What auto-apply did after a run: nothing (off, or no move under its percent), applied these as an import, or left them for review and why. */
+export type AutoApplied =
+  | { kind: "off" }
+  | { kind: "none" }
+  | { kind: "applied"; import_id: string; accepted: number }
+  | { kind: "left"; reason: string };
+
+/**
+ * After a feed's run, when the shop turned auto-apply on (`auto_apply_under_percent`): its
+ * pending proposals that move a price by less than that percent (exactly, in cents), are not big,
+ * had a price to move from and whose product is not frozen are accepted as a manager's accept is
+ * (applyProposals: one durable, undoable import, audited, webhooks). The rest stay for review.
+ *
+ * Done as `ctx.actor`: the user who ran the feed, or for the daily fetch the manager who last saved
+ * the rules (scheduledActor). The import, and so each audit entry, carries that user's id and a
+ * name saying it was auto-apply after which run, e.g. "alice · auto-apply after feed run 12". An
+ * actor who may not manage products, or an import that cannot start now (too many in progress),
+ * leaves the proposals for review.
+ */
+export async function autoApplyAfterRun(
+  ctx: ServiceContext,
+  deps: ImportDeps,
+  run: { runId: number; scheduled: boolean },
+): Promise<AutoApplied> {
+  const under = (await loadRules(ctx.db)).auto_apply_under_percent;
+  if (under === null) return { kind: "off" };
+  if (!roleHas(ctx.actor.role, "canManageProducts")) {
+    return { kind: "left", reason: `${ctx.actor.username} may not change products: the proposals stay for review` };
+  }
+  const ids = await repo.autoApplicableProposals(ctx.db, under);
+  if (ids.length === 0) return { kind: "none" };
+  const rows = await repo.proposalsToAccept(ctx.db, ids);
+  if (rows.length === 0) return { kind: "none" };
+  const as = run.scheduled
+    ? `${ctx.actor.username} · auto-apply (rules they saved) after scheduled feed run ${run.runId}`
+    : `${ctx.actor.username} · auto-apply after feed run ${run.runId}`;
+  try {
+    return { kind: "applied", ...(await applyProposals({ ...ctx, actor: { ...ctx.actor, username: as } }, deps, rows)) };
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode < 500) return { kind: "left", reason: err.message };
+    throw err;
+  }
+}
+
+/**
+ * Auto-apply after a run of the daily fetch: as the manager who last saved the rules (scheduledActor);
+ * with none, the proposals stay for review.
+ */
+export async function autoApplyScheduled(base: Omit<ServiceContext, "actor">, deps: ImportDeps, runId: number): Promise<AutoApplied> {
+  if ((await loadRules(base.db)).auto_apply_under_percent === null) return { kind: "off" };
+  const actor = await scheduledActor(base.db);
+  if (!actor) {
+    return { kind: "left", reason: "No active manager saved the rules to apply them as: the proposals stay for review" };
+  }
+  return autoApplyAfterRun({ ...base, actor }, deps, { runId, scheduled: true });
+}
+
+/**
+ * Who the daily fetch auto-applies as: the manager who last saved the rules (who turned auto-apply
+ * on, or kept it on), while still active and allowed to change products; undefined otherwise (the
+ * proposals then wait for review).
+ */
+async function scheduledActor(db: ServiceContext["db"]): Promise<ServiceContext["actor"] | undefined> {
+  const saver = await repo.rulesSaver(db);
+  if (!saver?.is_active || !roleHas(saver.role, "canManageProducts")) return undefined;
+  return { id: saver.id, username: saver.username, role: saver.role };
 }
 
 export async function getRun(ctx: ServiceContext, runId: number): Promise<FeedRun> {
@@ -113,6 +184,15 @@ export async function acceptProposals(
   requirePermission(ctx, "canManageProducts", SCOPE);
   const rows = await repo.proposalsToAccept(ctx.db, body.all ? "all" : (body.ids ?? []));
   if (rows.length === 0) throw conflict("No pending proposal to accept (another manager may have decided them)");
+  return applyProposals(ctx, deps, rows);
+}
+
+/** Writes these pending proposals' prices as one import by `ctx.actor` (accepted by hand, or auto-applied after a run). */
+async function applyProposals(
+  ctx: ServiceContext,
+  deps: ImportDeps,
+  rows: repo.ProposalToAccept[],
+): Promise<{ import_id: string; accepted: number }> {
   const job = await createImport(ctx);
   // An import row carries every field the import reads as "this value" when it is left out (stock,
   // year, active): each as the product has it now, so only the price differs. A change made after
