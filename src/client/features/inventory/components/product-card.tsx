@@ -5,6 +5,8 @@ import { fewLeft } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { gradeText, setText } from "../../../lib/card-details";
 import { cn } from "../../../lib/cn";
+import type { MarketCell } from "../../prices";
+import { ageText } from "../../prices";
 import { ProductPhotoButton, usePendingDelta, usePendingTaps } from "../../products";
 import { useSwipe } from "../hooks/use-swipe";
 import { type SwipeAction, swipeEnabled } from "../swipe";
@@ -20,6 +22,9 @@ export interface ProductCardProps extends ProductActionHandlers {
   actionsOnly?: "inline" | "menu";
   /** Cents in the shop's currency (useMoney, once for all the cards). */
   money: (cents: number | null) => string;
+  /** The product's latest market price (asked for the cards in view) and the shop's today for its age; shown when there is one. */
+  market?: MarketCell;
+  today?: string;
 }
 
 /** The cover's box on a card: fixed, so a card is as tall before its photo loads as after. */
@@ -36,6 +41,8 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
   statusBusy,
   actionsOnly,
   money,
+  market,
+  today,
 }: ProductCardProps) {
   const active = product.is_active !== false;
   // The badge follows the stock shown (with this tab's changes in flight).
@@ -111,6 +118,17 @@ export const ProductCard = /* @__PURE__ */ memo(function ProductCard({
             <dt className="text-gray-700 dark:text-gray-300">Release Year</dt>
             <dd>{product.release_year ?? "—"}</dd>
             <CardDetails product={product} money={money} />
+            {market && market !== "failed" && today ? (
+              <>
+                <dt className="text-gray-700 dark:text-gray-300">Market</dt>
+                <dd className="min-w-0 break-words" data-testid="card-market">
+                  {money(market.market)}{" "}
+                  <span className="text-gray-700 dark:text-gray-300">
+                    · seen <time dateTime={market.checked_on}>{ageText(market.checked_on, today)}</time>
+                  </span>
+                </dd>
+              </>
+            ) : null}
           </dl>
           <ProductPhotoButton product={product} canManage={canManageProducts} size={CARD_PHOTO_PX} />
         </div>

@@ -1,8 +1,10 @@
 import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
-import { memo, useLayoutEffect, useRef, useState } from "react";
+import { memo, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { atLeast, useScreenLevel } from "../../../lib/use-screen";
+import { MARKET_QUOTES_PAGE, type MarketCell, useMarketQuotes } from "../../prices";
 import { useProduct } from "../../products";
-import { useMoney } from "../../settings";
+import { todayIn } from "../../reports";
+import { useMoney, useSettings } from "../../settings";
 import type { RowIndex } from "../row-index";
 import type { ProductActionHandlers } from "./product-actions";
 import { ProductCard } from "./product-card";
@@ -75,6 +77,25 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
   });
   const rows = virtualizer.getVirtualItems();
 
+  // The market prices of the cards in view, asked for a page of cards at a time (cached per page).
+  const firstPage = Math.floor(((rows[0]?.index ?? 0) * columns) / MARKET_QUOTES_PAGE);
+  const lastPage = Math.floor(Math.max(0, ((rows.at(-1)?.index ?? 0) + 1) * columns - 1) / MARKET_QUOTES_PAGE);
+  const marketPages = useMemo(() => {
+    const pages: number[][] = [];
+    for (let page = firstPage; page <= lastPage; page++) {
+      const ids: number[] = [];
+      for (let at = page * MARKET_QUOTES_PAGE; at < Math.min(shown.length, (page + 1) * MARKET_QUOTES_PAGE); at++) {
+        const product = index.productAt(shown, at);
+        if (product) ids.push(product.id);
+      }
+      if (ids.length > 0) pages.push(ids);
+    }
+    return pages;
+  }, [shown, index, firstPage, lastPage]);
+  const marketOf = useMarketQuotes(marketPages);
+  const { timezone } = useSettings();
+  const today = todayIn(timezone);
+
   return (
     <div ref={ref} data-testid="product-grid" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
       {rows.map((row) => {
@@ -108,6 +129,8 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
                 statusBusy={busyIds.has(id)}
                 actionsOnly={actionsOnly}
                 money={money}
+                market={marketOf(id)}
+                today={today}
               />
             ))}
           </div>
@@ -123,6 +146,8 @@ interface GridCardProps extends ProductActionHandlers {
   statusBusy: boolean;
   actionsOnly: "inline" | "menu";
   money: (cents: number | null) => string;
+  market: MarketCell;
+  today: string;
 }
 
 /** A card that reads its product from the store: a change of that product re-renders this card alone. */

@@ -3,8 +3,10 @@ import { type KeyboardEvent, memo, useCallback, useLayoutEffect, useMemo, useRef
 import type { Product } from "../../../../contract/products";
 import { cn } from "../../../lib/cn";
 import { atLeast, useScreenLevel } from "../../../lib/use-screen";
+import { MARKET_QUOTES_PAGE, type MarketCell, useMarketQuotes } from "../../prices";
 import { useProduct } from "../../products";
-import { useMoney } from "../../settings";
+import { todayIn } from "../../reports";
+import { useMoney, useSettings } from "../../settings";
 import { useWindowRows } from "../hooks/use-window-rows";
 import type { RowIndex } from "../row-index";
 import type { RowSelection, SortingState } from "../view-prefs";
@@ -87,6 +89,26 @@ export const ProductTable = memo(function ProductTable({
   // Rows under the sticky header and search bar are not "in view".
   const view = useWindowRows(rows.length, ROW_PX, margin, 2, 140);
   const activeIndex = Math.min(active, Math.max(0, rows.length - 1));
+
+  // The market prices of the rows in view, asked for a page of rows at a time (cached per page).
+  const firstPage = Math.floor(view.first / MARKET_QUOTES_PAGE);
+  const lastPage = Math.floor(Math.max(view.first, view.last) / MARKET_QUOTES_PAGE);
+  const marketPages = useMemo(() => {
+    const pages: number[][] = [];
+    for (let page = firstPage; page <= lastPage; page++) {
+      const ids: number[] = [];
+      for (let at = page * MARKET_QUOTES_PAGE; at < Math.min(rows.length, (page + 1) * MARKET_QUOTES_PAGE); at++) {
+        const product = index.productAt(rows, at);
+        if (product) ids.push(product.id);
+      }
+      if (ids.length > 0) pages.push(ids);
+    }
+    return pages;
+  }, [rows, index, firstPage, lastPage]);
+  const marketOf = useMarketQuotes(marketPages);
+  const { timezone } = useSettings();
+  const today = todayIn(timezone);
+  const marketUnderPrice = !atLeast(screen, "md");
 
   // After a keyboard move scrolled the new row into the DOM, focus it.
   useLayoutEffect(() => {
@@ -227,6 +249,9 @@ export const ProductTable = memo(function ProductTable({
               columns={columns}
               wide={wide}
               money={money}
+              market={marketOf(product.id)}
+              today={today}
+              marketUnderPrice={marketUnderPrice}
               canManageProducts={canManageProducts}
               selected={selection[product.id] === true}
               onToggleSelected={onToggleSelected}
@@ -254,6 +279,9 @@ interface ProductRowProps extends ProductActionHandlers {
   /** Actions as buttons (lg and up), else one menu. */
   wide: boolean;
   money: (cents: number | null) => string;
+  market: MarketCell;
+  today: string;
+  marketUnderPrice: boolean;
   canManageProducts: boolean;
   selected: boolean;
   onToggleSelected: (id: number) => void;
@@ -274,6 +302,9 @@ const ProductRow = memo(function ProductRow({
   columns,
   wide,
   money,
+  market,
+  today,
+  marketUnderPrice,
   canManageProducts,
   selected,
   onToggleSelected,
@@ -288,6 +319,9 @@ const ProductRow = memo(function ProductRow({
   const ctx: CellContext = {
     canManageProducts,
     money,
+    market,
+    today,
+    marketUnderPrice,
     selected,
     onToggleSelected,
     actions: (

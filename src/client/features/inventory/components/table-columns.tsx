@@ -5,8 +5,10 @@ import { fewLeft } from "../../../../contract/rules";
 import { Badge } from "../../../components/ui/badge";
 import { gradeText } from "../../../lib/card-details";
 import type { Breakpoint } from "../../../lib/use-screen";
+import type { MarketCell } from "../../prices";
 import { ProductPhotoButton } from "../../products";
 import type { SortValue } from "../row-index";
+import { MarketText } from "./market-cell";
 import { QuantityStepper } from "./quantity-stepper";
 
 /** The cover's box in a row: fixed, inside the row's fixed height. */
@@ -21,6 +23,11 @@ export interface CellContext {
   onToggleSelected: (id: number) => void;
   /** The row's actions (ProductActions), made by the table. */
   actions: ReactNode;
+  /** The product's latest market price (asked for the rows in view), and the shop's today for its age. */
+  market: MarketCell;
+  today: string;
+  /** Narrow screens have no Market column: the price cell shows it under the price. */
+  marketUnderPrice: boolean;
 }
 
 /**
@@ -91,7 +98,8 @@ function StatusBadge({ p }: { p: Product }) {
 }
 
 /**
- * The table's columns. Price shows everywhere; condition/grade and location from `laptop` screens
+ * The table's columns. Price shows everywhere (with the market price under it below `md`, where
+ * the Market column starts); condition/grade and location from `laptop` screens
  * (1400 px), the time of the last change from `page` (1680 px). The name takes what is left and
  * wraps to two lines; the actions are icons below `page` widths, so at 1280-1440 px a whole
  * product name shows.
@@ -168,7 +176,24 @@ export const productColumns: ProductColumn[] = [
     label: "Price",
     className: "w-20 shrink-0 justify-end",
     sortValue: (p) => p.price,
-    cell: (p, ctx) => <span className="tabular-nums">{p.price === null ? "—" : ctx.money(p.price)}</span>,
+    cell: (p, ctx) =>
+      ctx.marketUnderPrice ? (
+        <span className="flex min-w-0 flex-col items-end leading-tight">
+          <span className="tabular-nums">{p.price === null ? "—" : ctx.money(p.price)}</span>
+          <MarketText market={ctx.market} money={ctx.money} today={ctx.today} compact />
+        </span>
+      ) : (
+        <span className="tabular-nums">{p.price === null ? "—" : ctx.money(p.price)}</span>
+      ),
+  },
+  {
+    // Beside the price: the latest market price and its age. Not in the catalogue (decision 0013):
+    // asked for the rows in view only, so it is not sortable.
+    id: "market",
+    label: "Market",
+    from: "md",
+    className: "w-24 shrink-0 justify-end",
+    cell: (_p, ctx) => <MarketText market={ctx.market} money={ctx.money} today={ctx.today} />,
   },
   {
     id: "grade",

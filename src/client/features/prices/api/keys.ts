@@ -8,4 +8,13 @@ export const priceKeys = {
   rules: ["prices", "rules"] as const,
   /** One product's market ids and prices. */
   market: (productId: number) => ["prices", "market", productId] as const,
+  /** The latest market prices of the rows a screen shows, a page of ids each. */
+  quotes: ["prices", "quotes"] as const,
+  quotesOf: (ids: readonly number[]) => ["prices", "quotes", ids.join(",")] as const,
+  /** Every page of the "priced under market" list. */
+  underMarket: ["prices", "under-market"] as const,
+  /** A feed's unmatched products, and the search of its cards. */
+  unmatched: ["prices", "unmatched"] as const,
+  unmatchedOf: (feedId: number) => ["prices", "unmatched", feedId] as const,
+  feedCards: (feedId: number, q: string) => ["prices", "feed-cards", feedId, q] as const,
 };

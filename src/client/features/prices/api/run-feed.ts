@@ -45,6 +45,10 @@ export function useRunFeed() {
         feeds?.map((f) => (f.id === run.feed_id ? { ...f, last_run: run } : f)),
       );
       void queryClient.invalidateQueries({ queryKey: priceKeys.proposals });
+      // What the run's prices change where people look: the rows' market prices, the products under market, the unmatched.
+      void queryClient.invalidateQueries({ queryKey: priceKeys.quotes });
+      void queryClient.invalidateQueries({ queryKey: priceKeys.underMarket });
+      void queryClient.invalidateQueries({ queryKey: priceKeys.unmatched });
     },
   });
 }

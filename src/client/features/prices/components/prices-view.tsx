@@ -4,13 +4,17 @@ import { useAuth } from "../../auth";
 import { FeedsSection } from "./feeds-section";
 import { ReviewSection } from "./review-section";
 import { RulesSection } from "./rules-section";
+import { UnderMarketSection } from "./under-market-section";
+import { UnmatchedSection } from "./unmatched-section";
 
 /**
  * The Prices screen (managers and super administrators): the new prices waiting for review
  * first (the morning's work), then where market prices come from and the rules that turn them
- * into prices. Stacked on a phone; feeds and rules side by side on a laptop.
+ * into prices, the products priced under market, and the products a feed did not price, to link.
+ * Stacked on a phone; feeds and rules side by side on a laptop. `onOpenProduct`: the app's, which
+ * opens a product's dialog over this screen (without it, a product's link is followed as any link).
  */
-export function PricesView() {
+export function PricesView({ onOpenProduct }: { onOpenProduct?: (id: number) => void } = {}) {
   const { user } = useAuth();
   if (!user) return null;
   if (!canManageIntegrations(user.role)) {
@@ -33,10 +37,12 @@ export function PricesView() {
         </p>
       </div>
       <ReviewSection />
+      <UnderMarketSection onOpenProduct={onOpenProduct} />
       <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
         <FeedsSection />
         <RulesSection />
       </div>
+      <UnmatchedSection />
     </div>
   );
 }

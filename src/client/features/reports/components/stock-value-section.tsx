@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import type { StockValueDay } from "../../../../contract/reports";
+import type { StockValueDay, StockValueReport } from "../../../../contract/reports";
 import { amountCell, downloadCsv, toCsv } from "../../csv";
 import { useMoney } from "../../settings";
 import { stockValueQuery } from "../api/get-stock-value";
@@ -9,7 +9,35 @@ import { type Column, DataTable } from "./data-table";
 import { ChartOrTable, ReportCard } from "./report-card";
 import { type ChartSeries, TimeChart } from "./time-chart";
 
-/** Stock value over time: at price and (for managers) at cost, one point per day; units in the table. */
+/**
+ * The stock now at market prices (each product's latest, as the inventory shows it), and the
+ * products in stock that have none, counted: their stock is not in the figure.
+ */
+function MarketNow({ market, money }: { market: StockValueReport["market_now"]; money: (cents: number | null) => string }) {
+  const n = (v: number) => v.toLocaleString("en-US");
+  return (
+    <p className="text-sm" data-testid="stock-at-market">
+      {market.products_priced === 0 ? (
+        "No product in stock has a market price yet"
+      ) : (
+        <>
+          <span className="font-semibold">{money(market.at_market)}</span> at market now ({n(market.units_priced)} units of{" "}
+          {n(market.products_priced)} {market.products_priced === 1 ? "product" : "products"})
+        </>
+      )}
+      {market.products_without_market > 0 ? (
+        <>
+          ; {n(market.products_without_market)} {market.products_without_market === 1 ? "product" : "products"} in stock (
+          {n(market.units_without_market)} units) {market.products_without_market === 1 ? "has" : "have"} no market price and{" "}
+          {market.products_without_market === 1 ? "is" : "are"} not counted
+        </>
+      ) : null}
+      .
+    </p>
+  );
+}
+
+/** Stock value over time: at price and (for managers) at cost, one point per day; units in the table; the stock now at market. */
 export function StockValueSection({ range, dark, cost }: { range: ReportRange; dark: boolean; cost: boolean }) {
   const money = useMoney();
   const query = useQuery(stockValueQuery({ from: range.from, to: range.to }));
@@ -76,6 +104,7 @@ export function StockValueSection({ range, dark, cost }: { range: ReportRange; d
               on {dayLabel(last.day)}
             </p>
           ) : null}
+          {query.data?.market_now ? <MarketNow market={query.data.market_now} money={money} /> : null}
           <ChartOrTable
             showTable={showTable}
             onToggle={setShowTable}

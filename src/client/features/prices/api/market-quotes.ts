@@ -1,0 +1,53 @@
+import { useQueries } from "@tanstack/react-query";
+import { useMemo } from "react";
+import type { MarketQuote, MarketQuotesAnswer } from "../../../../contract/market-views";
+import { apiFetch } from "../../../lib/http";
+import { priceKeys } from "./keys";
+
+/**
+ * Rows whose market prices are asked for together: the rows in view fall in one or two such
+ * pages, so scrolling asks once per page, and a page seen again within a minute is not asked again.
+ */
+export const MARKET_QUOTES_PAGE = 50;
+
+/** Market prices move at most daily; a page is asked again after this, on a focus of the window, or when a feed's run finishes here. */
+const QUOTES_STALE_MS = 60_000;
+
+/** GET /api/prices/market?ids=: the latest market price of each of these products that has one. */
+export function getMarketQuotes(ids: readonly number[], signal?: AbortSignal): Promise<MarketQuotesAnswer> {
+  return apiFetch<MarketQuotesAnswer>(`/api/prices/market?ids=${ids.join(",")}`, { signal });
+}
+
+/** A product's market price as a row shows it: the quote, `null` when it has none, `"failed"` when it could not be asked, `undefined` while it is. */
+export type MarketCell = MarketQuote | null | "failed" | undefined;
+
+/**
+ * The market prices of the rows a list shows, asked for a page of ids at a time (`pages`: each
+ * page's product ids, in order; see MARKET_QUOTES_PAGE). Answers a lookup by product id.
+ */
+export function useMarketQuotes(pages: ReadonlyArray<readonly number[]>): (productId: number) => MarketCell {
+  const results = useQueries({
+    queries: pages.map((ids) => ({
+      queryKey: priceKeys.quotesOf(ids),
+      queryFn: ({ signal }: { signal: AbortSignal }) => getMarketQuotes(ids, signal),
+      staleTime: QUOTES_STALE_MS,
+      enabled: ids.length > 0,
+    })),
+  });
+  // A new lookup only when a page or an answer changed (each answer's time tells).
+  const stamp = results.map((r) => `${r.dataUpdatedAt}:${r.isError}`).join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `stamp` stands for the answers
+  return useMemo(() => {
+    const known = new Map<number, MarketQuote | null | "failed">();
+    pages.forEach((ids, i) => {
+      const answer = results[i]?.data;
+      if (!answer) {
+        if (results[i]?.isError) for (const id of ids) known.set(id, "failed");
+        return;
+      }
+      for (const id of ids) known.set(id, null);
+      for (const quote of answer.quotes) known.set(quote.product_id, quote);
+    });
+    return (productId: number) => known.get(productId);
+  }, [pages, stamp]);
+}
