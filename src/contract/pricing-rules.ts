@@ -113,7 +113,10 @@ export const pricingRulesSchema = z
     rounding: z.enum(ROUNDINGS, { error: PRICING_RULE_MESSAGES.rounding }),
     /** A move of more than this percent is flagged for a closer look. */
     big_move_percent: wholeNumber(PERCENT_MIN, PERCENT_MAX, PRICING_RULE_MESSAGES.bigMove),
-    /** Moves under this percent apply without review; null: every change waits for review. */
+    /**
+     * Moves under this percent apply without review, after each feed's run, as an undoable import
+     * (prices.service.ts autoApplyAfterRun); null: every change waits for review.
+     */
     auto_apply_under_percent: wholeNumber(PERCENT_MIN, PERCENT_MAX, PRICING_RULE_MESSAGES.autoApply).nullable(),
   })
   .refine((rules) => rules.auto_apply_under_percent === null || rules.auto_apply_under_percent <= rules.big_move_percent, {

@@ -102,7 +102,9 @@ export async function pricesRoutes(parent: ZodApp): Promise<void> {
             "fetches the feed's URL (a TCGCSV feed's group from `/{categoryId}/groups` beside its prices address). The file " +
             "streams as it is read. Products match by their ids first (TCGplayer, " +
             "Scryfall, pokemontcg.io, barcode, another source's id), then by set + collector number, always in their finish. " +
-            "Answers when done with the run: `failed` (with `error`) changed nothing.",
+            "Answers when done with the run: `failed` (with `error`) changed nothing. With auto-apply on (the rules' " +
+            "`auto_apply_under_percent`), the proposals moving less than it are then applied as one import by the caller " +
+            "(GET /api/imports lists it; undone like any import); the others wait for review.",
           consumes: ["multipart/form-data"],
           params: feedParamsSchema,
           response: { 200: feedRunSchema, ...errorAnswers(400, 401, 403, 404, 413, 502) },
