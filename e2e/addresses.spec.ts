@@ -51,6 +51,25 @@ test("Back and Forward walk the views a manager opened; each view's link says wh
   await expect(page).toHaveURL(/\/inventory$/);
 });
 
+test("a view chosen while a search still waits to go into the address stays chosen, its code slow to arrive", async ({ page }) => {
+  await createProduct(api, { product_name: uniqueName("Waiting Card"), quantity_on_hand: 1 });
+  await signIn(page, await createUser(api, "manager"));
+  await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
+  // The next view's code held back longer than a search waits before it is written: the
+  // inventory, still on screen meanwhile, must not write its search over the new address.
+  await page.route(/\/assets\/users-view[^/]*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.getByRole("searchbox", { name: "Search products" }).fill(uniqueName("Waiting"));
+  await views(page).getByRole("link", { name: "Manage Users" }).click();
+  await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
+  await expect(page).toHaveURL(/\/users$/);
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Inventory Management" })).toBeVisible();
+  await expect.poll(() => path(page)).toBe("/inventory");
+});
+
 test("a reload on a report's address keeps its range; a range chosen on screen goes into the address", async ({ page }) => {
   await signIn(page, await createUser(api, "inventory"));
   await page.goto("/reports?from=2026-01-05&to=2026-01-20&by=week");

@@ -91,6 +91,9 @@ function Shell() {
   // The screen's own state in its query string; behind a dialog, kept in the entry's state until it closes.
   const setScreenSearch = useCallback(
     (query: string) => {
+      // The address has moved on (a view chosen while this screen's query waited to be written, the
+      // next view still loading): that query is no longer this address's, and would bring the old view back.
+      if (window.location.pathname !== location.pathname) return;
       const search = query ? `?${query}` : "";
       if (behind) navigate(location, { replace: true, state: { opener: { ...behind, search } } });
       else navigate({ pathname: location.pathname, search }, { replace: true, state: location.state });
