@@ -8,7 +8,7 @@ import {
 import type { Database, Db } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
 import { storedRules } from "./price-admin.repo.js";
-import { type ProposalRow, pricedProducts, productIdRange, replaceProposals } from "./prices.repo.js";
+import { type ProposalRow, pricedProducts, productIdRange, saveProposals } from "./prices.repo.js";
 
 /** Products the rules price per statement. */
 const PROPOSE_PAGE = 2_000;
@@ -22,8 +22,8 @@ export async function loadRules(db: Db): Promise<PricingRules> {
 /**
  * Runs the rules over every active, ungraded product with a market price in the shop's currency
  * (its latest, from whichever feed saw it last) and keeps one pending proposal per product whose
- * price would change: a new run's proposal replaces the one before (superseded); a product now
- * priced right has none. Graded slabs are left out: a raw card's market price is not theirs.
+ * price would change: a proposal the new run makes again (same product, new price and basis) keeps
+ * its id, a changed one is rewritten, and a product now priced right has none. Graded slabs are left out: a raw card's market price is not theirs.
  * Returns the proposals made.
  */
 export async function makeProposals(database: Database, run: { runId: number | null; currency: string }): Promise<number> {
@@ -71,7 +71,7 @@ export async function makeProposals(database: Database, run: { runId: number | n
     }
     const ids = page.map((p) => p.id);
     await yieldToPeople(database);
-    await replaceProposals(db, ids, proposals, run.runId);
+    await saveProposals(db, ids, proposals, run.runId);
     made += proposals.length;
   }
   return made;

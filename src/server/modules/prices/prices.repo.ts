@@ -4,7 +4,6 @@ import type { PriceStep } from "../../../contract/pricing-rules.js";
 import type { Condition } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
 import { jsonParam, jsonReadOnce, rowsOf } from "../../db/sql.js";
-import { withTransaction } from "../../db/tx.js";
 import type { FeedRecord } from "./feeds/feed-record.js";
 
 /** A feed's printings in the shop's currency, staged under its run (feed_cards). */
@@ -184,19 +183,39 @@ export async function pricedProducts(
   );
 }
 
-/** These products' pending proposals superseded by the new ones (none: they are priced right now), in one transaction. */
-export async function replaceProposals(db: Db, productIds: number[], proposals: ProposalRow[], runId: number | null): Promise<void> {
-  await withTransaction(db, async (tx) => {
-    await tx.execute(sql`
-      update price_proposals set status = 'superseded', decided_at = now()
-      where status = 'pending' and product_id = any(array(select json_array_elements_text(${jsonReadOnce(productIds)})::int))`);
-    if (proposals.length === 0) return;
-    await tx.execute(sql`
-      insert into price_proposals (product_id, run_id, old_price, new_price, market, estimated, change_percent, at_stake, big, steps, based_on)
-      select c.product_id, ${runId}, c.old_price, c.new_price, c.market, c.estimated, c.change_percent, c.at_stake, c.big, c.steps, c.based_on
-      from json_to_recordset(${jsonReadOnce(proposals)}) as c(product_id int, old_price int, new_price int, market int, estimated boolean,
-        change_percent float8, at_stake int, big boolean, steps jsonb, based_on timestamptz)`);
-  });
+/**
+ * These products' pending proposals made anew, in one statement. A proposal of the same new price
+ * from the same product (the `updated_at` it was made from) stays, with its id (a manager accepting
+ * by ids while a feed runs gets what was shown), its figures refreshed when they moved; one whose
+ * new price or basis changed is rewritten under a new id (accepting the old id finds nothing
+ * rather than applying a price nobody saw); a product of `productIds` no longer proposed (priced
+ * right now) has its pending one superseded.
+ */
+export async function saveProposals(db: Db, productIds: number[], proposals: ProposalRow[], runId: number | null): Promise<void> {
+  await db.execute(sql`
+    with c as (
+      select * from json_to_recordset(${jsonReadOnce(proposals)}) as c(product_id int, old_price int, new_price int, market int,
+        estimated boolean, change_percent float8, at_stake int, big boolean, steps jsonb, based_on timestamptz)
+    ),
+    gone as (
+      update price_proposals pp set status = 'superseded', decided_at = now()
+      where pp.status = 'pending' and pp.product_id = any(array(select json_array_elements_text(${jsonReadOnce(productIds)})::int))
+        and not exists (select 1 from c where c.product_id = pp.product_id)
+    )
+    insert into price_proposals as pp (product_id, run_id, old_price, new_price, market, estimated, change_percent, at_stake, big, steps, based_on)
+    select c.product_id, ${runId}::int, c.old_price, c.new_price, c.market, c.estimated, c.change_percent, c.at_stake, c.big, c.steps, c.based_on
+    from c
+    on conflict (product_id) where status = 'pending' do update set
+      id = case when (pp.new_price, pp.based_on) is distinct from (excluded.new_price, excluded.based_on)
+        then nextval(pg_get_serial_sequence('price_proposals', 'id')) else pp.id end,
+      created_at = case when (pp.new_price, pp.based_on) is distinct from (excluded.new_price, excluded.based_on)
+        then now() else pp.created_at end,
+      run_id = coalesce(excluded.run_id, pp.run_id), old_price = excluded.old_price, new_price = excluded.new_price,
+      market = excluded.market, estimated = excluded.estimated, change_percent = excluded.change_percent,
+      at_stake = excluded.at_stake, big = excluded.big, steps = excluded.steps, based_on = excluded.based_on
+    where (pp.old_price, pp.new_price, pp.market, pp.estimated, pp.change_percent, pp.at_stake, pp.big, pp.steps, pp.based_on)
+      is distinct from (excluded.old_price, excluded.new_price, excluded.market, excluded.estimated, excluded.change_percent,
+        excluded.at_stake, excluded.big, excluded.steps, excluded.based_on)`);
 }
 
 /** A new run of the feed, on the shop's day: answers its id and day. */

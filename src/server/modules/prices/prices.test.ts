@@ -295,3 +295,58 @@ describe("a feed fetched from its URL", () => {
     }
   });
 });
+
+describe("proposals across runs", () => {
+  it("a proposal the next run makes again keeps its id, so accepting by the ids listed before the run accepts them all", async () => {
+    const a = await api.create({ product_name: "Stable A", price: 100 });
+    const b = await api.create({ product_name: "Stable B", price: 100 });
+    const moved = await api.create({ product_name: "Stable moved", price: 100 });
+    const right = await api.create({ product_name: "Stable right", price: 100 });
+    for (const p of [a, b, moved, right]) await api.put(`/api/products/${p.id}/market`, { scryfall_id: `stable-${p.id}` });
+    const feed = await newFeed();
+    const csv = (movedPrice: string, rightPrice: string) =>
+      [
+        "scryfall_id,price",
+        `stable-${a.id},2.00`,
+        `stable-${b.id},3.00`,
+        `stable-${moved.id},${movedPrice}`,
+        `stable-${right.id},${rightPrice}`,
+      ].join("\n");
+    await rules({});
+    await upload(t.app, feed.id, csv("4.00", "5.00"));
+    const ids = [a.id, b.id, moved.id, right.id];
+    const before = new Map((await proposals()).filter((p) => ids.includes(p.product_id)).map((p) => [p.product_id, p]));
+    expect([...before.keys()].sort()).toEqual([...ids].sort());
+
+    // The same file again: the same proposals, the same ids, listed the same.
+    await upload(t.app, feed.id, csv("4.00", "5.00"));
+    const again = (await proposals()).filter((p) => ids.includes(p.product_id));
+    expect(new Map(again.map((p) => [p.product_id, p]))).toEqual(before);
+
+    // One card's price moved and another's is now the product's price: only those two proposals change.
+    await upload(t.app, feed.id, csv("4.50", "1.00"));
+    const after = new Map((await proposals()).filter((p) => ids.includes(p.product_id)).map((p) => [p.product_id, p]));
+    expect(after.get(a.id)).toEqual(before.get(a.id));
+    expect(after.get(b.id)).toEqual(before.get(b.id));
+    expect(after.get(moved.id)).toMatchObject({ new_price: 450 });
+    expect(after.get(moved.id)?.id).not.toBe(before.get(moved.id)?.id);
+    expect(after.has(right.id)).toBe(false);
+
+    // Accepting by the ids listed before the runs: A's and B's accepted in full; the moved card's old id finds nothing.
+    const accepted = await api.post("/api/prices/proposals/accept", { ids: [a.id, b.id].map((id) => before.get(id)?.id) });
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    const { import_id } = accepted.json<{ import_id: string; accepted: number }>();
+    expect(accepted.json().accepted).toBe(2);
+    const stale = await api.post("/api/prices/proposals/accept", { ids: [before.get(moved.id)?.id] });
+    expect(stale.statusCode, stale.body).toBe(409);
+    await eventually(
+      async () =>
+        (await api.get(`/api/products/import/jobs/${import_id}`)).json<{ status: string }>().status === "done" ? true : undefined,
+      20_000,
+      "the accepted prices' import",
+    );
+    expect((await product(a.id)).price).toBe(200);
+    expect((await product(b.id)).price).toBe(300);
+    expect((await proposals()).filter((p) => ids.includes(p.product_id)).map((p) => p.product_id)).toEqual([moved.id]);
+  });
+});
