@@ -1,8 +1,12 @@
 import { useQueries } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { MarketQuote, MarketQuotesAnswer } from "../../../../contract/market-views";
-import { apiFetch } from "../../../lib/http";
-import { priceKeys } from "./keys";
+import type { MarketQuote, MarketQuotesAnswer } from "../../contract/market-views";
+import { apiFetch } from "./http";
+import { queryKeys } from "./query-client";
+
+// The market price beside a product's price where a list shows many (the inventory's rows and
+// cards): asked for the products in view, never carried by the catalogue (decision 0013). In lib/,
+// not a feature's index, so only the screens that show it load it (the app's first screen does not).
 
 /**
  * Rows whose market prices are asked for together: the rows in view fall in one or two such
@@ -28,7 +32,7 @@ export type MarketCell = MarketQuote | null | "failed" | undefined;
 export function useMarketQuotes(pages: ReadonlyArray<readonly number[]>): (productId: number) => MarketCell {
   const results = useQueries({
     queries: pages.map((ids) => ({
-      queryKey: priceKeys.quotesOf(ids),
+      queryKey: [...queryKeys.marketQuotes, ids.join(",")],
       queryFn: ({ signal }: { signal: AbortSignal }) => getMarketQuotes(ids, signal),
       staleTime: QUOTES_STALE_MS,
       enabled: ids.length > 0,

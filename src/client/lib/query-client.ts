@@ -21,6 +21,8 @@ export const queryKeys = {
   reports: ["reports"] as const,
   /** The "To reorder" list: live inventory and low_stock events invalidate it. */
   reorder: ["reports", "reorder"] as const,
+  /** The latest market prices of the rows a list shows (lib/market-quotes.ts); a feed's run (prices feature) invalidates them. */
+  marketQuotes: ["market-quotes"] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;
 
 /** A 401 needs nothing here: apiFetch tells the app the session ended (lib/http.ts onSessionEnded). */

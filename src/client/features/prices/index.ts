@@ -9,8 +9,3 @@ export const PricesView = lazy(() => import("./components/prices-view").then((m)
 export const MarketSection = lazy(() => import("./components/market-section").then((m) => ({ default: m.MarketSection })));
 /** The streamer's "Market $12.34" beside the current price. */
 export const MarketPriceLine = lazy(() => import("./components/market-price-line").then((m) => ({ default: m.MarketPriceLine })));
-
-// The market price beside the price in the inventory's rows: asked for the rows in view, a page
-// at a time (never part of the catalogue, decision 0013). Small, and loaded with the inventory.
-export { MARKET_QUOTES_PAGE, type MarketCell, useMarketQuotes } from "./api/market-quotes";
-export { ageText } from "./market-age";

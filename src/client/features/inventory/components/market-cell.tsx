@@ -1,5 +1,5 @@
-import type { MarketCell } from "../../prices";
-import { ageText } from "../../prices";
+import { ageText } from "../../../lib/market-age";
+import type { MarketCell } from "../../../lib/market-quotes";
 
 /**
  * A product's market price in a row or on a card: "$12.34" and how old it is ("3 days ago"), a

@@ -1,7 +1,7 @@
 import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { memo, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { MARKET_QUOTES_PAGE, type MarketCell, useMarketQuotes } from "../../../lib/market-quotes";
 import { atLeast, useScreenLevel } from "../../../lib/use-screen";
-import { MARKET_QUOTES_PAGE, type MarketCell, useMarketQuotes } from "../../prices";
 import { useProduct } from "../../products";
 import { todayIn } from "../../reports";
 import { useMoney, useSettings } from "../../settings";

@@ -8,9 +8,6 @@ export const priceKeys = {
   rules: ["prices", "rules"] as const,
   /** One product's market ids and prices. */
   market: (productId: number) => ["prices", "market", productId] as const,
-  /** The latest market prices of the rows a screen shows, a page of ids each. */
-  quotes: ["prices", "quotes"] as const,
-  quotesOf: (ids: readonly number[]) => ["prices", "quotes", ids.join(",")] as const,
   /** Every page of the "priced under market" list. */
   underMarket: ["prices", "under-market"] as const,
   /** A feed's unmatched products, and the search of its cards. */

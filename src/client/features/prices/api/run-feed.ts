@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { FeedRun, PriceFeed } from "../../../../contract/prices";
 import { apiFetch } from "../../../lib/http";
+import { queryKeys } from "../../../lib/query-client";
 import { priceKeys } from "./keys";
 
 /** A feed's file is read, matched and priced before the answer: a large one takes minutes. */
@@ -46,7 +47,7 @@ export function useRunFeed() {
       );
       void queryClient.invalidateQueries({ queryKey: priceKeys.proposals });
       // What the run's prices change where people look: the rows' market prices, the products under market, the unmatched.
-      void queryClient.invalidateQueries({ queryKey: priceKeys.quotes });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.marketQuotes });
       void queryClient.invalidateQueries({ queryKey: priceKeys.underMarket });
       void queryClient.invalidateQueries({ queryKey: priceKeys.unmatched });
     },
