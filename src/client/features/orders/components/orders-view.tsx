@@ -3,6 +3,7 @@ import { useId, useState } from "react";
 import type { OrderStatus } from "../../../../contract/order-rules";
 import type { Order } from "../../../../contract/orders";
 import { canManageIntegrations } from "../../../../contract/permissions";
+import { AccessDenied } from "../../../components/ui/access-denied";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
@@ -45,12 +46,7 @@ export function OrdersView(props: OrdersViewProps) {
   const { user } = useAuth();
   if (!user) return null;
   if (!canManageIntegrations(user.role)) {
-    return (
-      <section className="rounded-xl border border-gray-200 bg-white p-6 text-center dark:border-gray-700 dark:bg-gray-900">
-        <h1 className="text-xl font-bold">Access Denied</h1>
-        <p>You don't have permission to see orders.</p>
-      </section>
-    );
+    return <AccessDenied text="You don't have permission to see orders." />;
   }
   return <Orders {...props} />;
 }

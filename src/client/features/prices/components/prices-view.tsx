@@ -1,5 +1,6 @@
 import { Tags } from "lucide-react";
 import { canManageIntegrations } from "../../../../contract/permissions";
+import { AccessDenied } from "../../../components/ui/access-denied";
 import { useAuth } from "../../auth";
 import { FeedsSection } from "./feeds-section";
 import { ReviewSection } from "./review-section";
@@ -18,12 +19,7 @@ export function PricesView({ onOpenProduct }: { onOpenProduct?: (id: number) => 
   const { user } = useAuth();
   if (!user) return null;
   if (!canManageIntegrations(user.role)) {
-    return (
-      <section className="rounded-xl border border-gray-200 bg-white p-6 text-center dark:border-gray-700 dark:bg-gray-900">
-        <h1 className="text-xl font-bold">Access Denied</h1>
-        <p>You don't have permission to manage prices.</p>
-      </section>
-    );
+    return <AccessDenied text="You don't have permission to manage prices." />;
   }
   return (
     <div className="flex flex-col gap-4" data-testid="prices-view">

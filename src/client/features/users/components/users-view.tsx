@@ -2,6 +2,7 @@ import { RefreshCw, UserPlus, Users } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { Role } from "../../../../contract/permissions";
 import type { User } from "../../../../contract/users";
+import { AccessDenied } from "../../../components/ui/access-denied";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { loadErrorText } from "../../../lib/http";
@@ -10,7 +11,6 @@ import { notify } from "../../notifications";
 import { useUsers } from "../api/list-users";
 import { useSetUserStatus } from "../api/set-user-status";
 import { STATUS_UPDATE_FAILED, statusChange } from "../user-forms";
-import { AccessDenied } from "./access-denied";
 import { CreateUserDialog } from "./create-user-dialog";
 import { ResetPasswordDialog } from "./reset-password-dialog";
 import { UserCard } from "./user-card";
@@ -31,7 +31,7 @@ export function UsersView() {
 
 /** User Management: the accounts as cards, create, enable/disable, reset password. Access Denied without canManageUsers. */
 export function UserManagement({ viewer, canManageUsers }: UserManagementProps) {
-  if (!canManageUsers) return <AccessDenied />;
+  if (!canManageUsers) return <AccessDenied text="You don't have permission to manage users." />;
   return <UserManagementContent viewer={viewer} />;
 }
 
