@@ -139,7 +139,7 @@ function Shell() {
           {view === "reports" ? <ReportsView search={screen.search} onSearchChange={setScreenSearch} onOpenProduct={openProduct} /> : null}
           {view === "users" ? <UsersView /> : null}
           {view === "orders" ? <OrdersView orderId={orderId} onOpenOrder={openOrder} onCloseOrder={closeOrder} /> : null}
-          {view === "prices" ? <PricesView /> : null}
+          {view === "prices" ? <PricesView onOpenProduct={openProduct} /> : null}
           {view === "integrations" ? <IntegrationsView /> : null}
           {productId !== undefined && here.redirect === null ? <OpenProduct id={productId} onClose={closeProduct} /> : null}
         </Suspense>
