@@ -1,17 +1,9 @@
-import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { rowsOf } from "../../db/sql.js";
 import { type JsonParts, joinJsonParts, PartPool } from "./json-parts.js";
-import { type CatalogueRevision, readCatalogueRevision } from "./products.repo.js";
+import { type CatalogueRevision, type MirrorPageAfter, type MirrorRow, mirrorPage, readCatalogueRevision } from "./products.repo.js";
 
-/** One product as the list sends it: product_json_text() (migration 0018), with what the list is ordered by. */
-interface Entry {
-  id: number;
-  revision: number;
-  /** created_at in microseconds since the epoch (the list is newest first, then by id). */
-  created: number;
-  json: string;
-}
+/** One product as the list sends it. */
+type Entry = MirrorRow;
 
 /** Products read per statement: on the embedded database a statement holds its only connection, so each stays short. */
 const PAGE_ROWS = 1_000;
@@ -84,34 +76,25 @@ export class CatalogueMirror {
     const now = await readCatalogueRevision(this.db);
     if (this.revision < 0) {
       // The first load, by id; changes made while it runs are read by the next catch-up.
-      await this.readPages((last) => sql`p.id > ${last?.id ?? 0} order by p.id`);
+      await this.readPages((last) => ({ byId: last?.id ?? 0 }));
     } else {
-      const from = this.revision;
-      await this.readPages(
-        // Changes above the watermark are read too (committed, visible); the next catch-up starts at
-        // the watermark again, so a change still in flight below them is read once it commits.
-        (last) =>
-          last
-            ? sql`(p.revision, p.id) > (${last.revision}::bigint, ${last.id}::int) order by p.revision, p.id`
-            : sql`p.revision > ${from}::bigint order by p.revision, p.id`,
-      );
+      const since = this.revision;
+      // Changes above the watermark are read too (committed, visible); the next catch-up starts at
+      // the watermark again, so a change still in flight below them is read once it commits.
+      await this.readPages((last) => ({ since, last }));
     }
     this.revision = Math.max(this.revision, now.watermark);
     return now;
   }
 
   /** Reads products a page at a time, each page after the last row of the one before. */
-  private async readPages(page: (last: Entry | undefined) => SQL): Promise<void> {
+  private async readPages(after: (last: Entry | undefined) => MirrorPageAfter): Promise<void> {
     let last: Entry | undefined;
     for (;;) {
-      const rows = rowsOf<{ id: number; revision: string | number; created: string | number; json: string }>(
-        await this.db.execute(sql`
-          select p.id, p.revision, (extract(epoch from p.created_at) * 1000000)::bigint as created, product_json_text(p) as json
-          from products p where ${page(last)} limit ${PAGE_ROWS}`),
-      );
-      for (const r of rows) {
-        last = { id: r.id, revision: Number(r.revision), created: Number(r.created), json: r.json };
-        this.put({ ...last });
+      const rows = await mirrorPage(this.db, after(last), PAGE_ROWS);
+      for (const row of rows) {
+        last = row;
+        this.put({ ...row });
       }
       if (rows.length < PAGE_ROWS) return;
     }

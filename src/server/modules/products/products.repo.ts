@@ -55,6 +55,34 @@ export async function readCatalogueRevision(db: Db): Promise<CatalogueRevision> 
   return { watermark: Number(row.watermark), latest: Number(row.latest) };
 }
 
+/** A product as the catalogue mirror keeps it: product_json_text() (migration 0018) and what the list is ordered by. */
+export interface MirrorRow {
+  id: number;
+  revision: number;
+  /** created_at in microseconds since the epoch (the list is newest first, then by id). */
+  created: number;
+  json: string;
+}
+
+/** Where the mirror's next page starts: after an id (the first load), or changes above a revision after the last row read. */
+export type MirrorPageAfter = { byId: number } | { since: number; last?: { revision: number; id: number } };
+
+/** A page of products for the catalogue mirror (catalogue-mirror.ts), in the order the page reads them. */
+export async function mirrorPage(db: Db, after: MirrorPageAfter, limit: number): Promise<MirrorRow[]> {
+  const where =
+    "byId" in after
+      ? sql`p.id > ${after.byId} order by p.id`
+      : after.last
+        ? sql`(p.revision, p.id) > (${after.last.revision}::bigint, ${after.last.id}::int) order by p.revision, p.id`
+        : sql`p.revision > ${after.since}::bigint order by p.revision, p.id`;
+  const rows = rowsOf<{ id: number; revision: string | number; created: string | number; json: string }>(
+    await db.execute(sql`
+      select p.id, p.revision, (extract(epoch from p.created_at) * 1000000)::bigint as created, product_json_text(p) as json
+      from products p where ${where} limit ${limit}`),
+  );
+  return rows.map((r) => ({ id: r.id, revision: Number(r.revision), created: Number(r.created), json: r.json }));
+}
+
 /** The product row, locked until the end of the transaction (edits and status changes). */
 export async function lockProductById(tx: Db, id: number): Promise<ProductRow | undefined> {
   const [row] = await tx.select().from(products).where(eq(products.id, id)).limit(1).for("update");
