@@ -138,3 +138,78 @@ for (const theme of ["light", "dark"] as const) {
     await expectNoAxeViolations(page, { colours: theme === "dark" });
   });
 }
+
+test("where people look: the market price beside the price in the inventory (laptop and phone), the products priced under market with a link to each, an unmatched product linked to its printing, and the stock at market in Reports", async ({
+  page,
+}) => {
+  const manager = await createUser(api, "manager");
+  // Under market by $8,999 a unit, 5 in stock: near the top of the shop's list.
+  const under = await cardWithScryfallId({ price: 100, quantity_on_hand: 5 });
+  // Named to come first in the unmatched list, which is by name.
+  const name = `0000 ${uniqueName("Mox")}`;
+  const loose = await createProduct(api, { product_name: name, price: 500 });
+  const printing = randomUUID();
+  const feed = uniqueName("Looks CSV");
+
+  await preferTableView(page);
+  await signIn(page, manager);
+  await letLiveToastsPassClicks(page);
+  await openPrices(page);
+  const card = await addFeedAndUpload(
+    page,
+    feed,
+    `scryfall_id,name,price\n${under.scryfallId},${under.product.product_name},9000.00\n${printing},${name} (Alpha),7.50\n`,
+  );
+  await expect(card.getByTestId("feed-last-run")).toContainText("Matched1");
+
+  // Priced under market: the gap and the money at stake; the name links to the product's address.
+  const row = page.getByTestId("prices-under-market").getByTestId("under-market-row").filter({ hasText: under.product.product_name });
+  await expect(row.getByRole("cell")).toHaveText(["$1.00", "$9,000.00seen today", "$8,999.00100%", "5", "$44,995.00"]);
+  const link = row.getByRole("link", { name: under.product.product_name });
+  await expect(link).toHaveAttribute("href", `/inventory/products/${under.product.id}`);
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/inventory/products/${under.product.id}$`));
+  await expect(page.getByRole("dialog", { name: "Edit Product" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page).toHaveURL(/\/prices$/);
+
+  // Unmatched: the product no id or set finds, linked by the printing's name, with the keyboard.
+  const unmatched = page.getByTestId("prices-unmatched");
+  await expect(unmatched.getByTestId("unmatched-row").first()).toBeVisible();
+  const feedChoice = unmatched.getByLabel("Feed");
+  if (await feedChoice.isVisible()) await feedChoice.selectOption({ label: feed });
+  const looseRow = unmatched.getByTestId("unmatched-row").filter({ hasText: name });
+  await looseRow.getByRole("button", { name: `Link ${name}` }).focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: `Link ${name}` });
+  await expect(dialog.getByLabel("Card name")).toBeFocused();
+  await expect(dialog.getByLabel("Card name")).toHaveValue(name);
+  const pick = dialog.getByRole("button", { name: `Link to ${name} (Alpha), Normal` });
+  await expect(dialog.getByTestId("feed-card-result")).toContainText(["market $7.50"]);
+  await pick.focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toHaveCount(0);
+  await expect(looseRow).toContainText("Linked: priced at the feed's next run");
+  const linked = await (await api.get(`/api/products/${loose.id}/market-prices`)).json();
+  expect(linked.ids).toMatchObject({ scryfall_id: printing, finish: "normal" });
+
+  // The inventory: the market price and its age beside the price, in its own column on a laptop...
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Full Inventory" }).click();
+  await page.getByRole("searchbox", { name: "Search products" }).fill(under.product.product_name);
+  await expect(productRow(page, under.product).getByTestId("market-cell")).toHaveText("$9,000.00today");
+  await expect(page.getByRole("columnheader", { name: "Market" })).toBeVisible();
+  // ...and under the price on a phone's table.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("columnheader", { name: "Market" })).toHaveCount(0);
+  await expect(productRow(page, under.product).getByTestId("market-cell")).toHaveText("Mkt $9,000.00, seen today");
+  // The cards, a phone's own view, say it too.
+  await page.getByRole("button", { name: "Cards" }).click();
+  await expect(page.locator(`[data-testid="product-card"][data-barcode="${under.product.barcode}"]`).getByTestId("card-market")).toHaveText(
+    "$9,000.00 · seen today",
+  );
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Reports: the stock now at market beside the value at price and at cost.
+  await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Reports" }).click();
+  await expect(page.getByTestId("stock-at-market")).toContainText("at market now");
+});
