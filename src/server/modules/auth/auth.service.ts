@@ -7,7 +7,8 @@ import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import type { Sessions } from "../sessions/sessions.service.js";
 import { timingDummyHash, verifyPassword } from "../users/passwords.js";
-import { findUserById, findUserByUsername, toUser } from "../users/users.repo.js";
+import { toUser } from "../users/users.presenter.js";
+import { findUserById, findUserByUsername } from "../users/users.repo.js";
 import type { BeginLoginAttempt } from "./login-throttle.js";
 
 /** What sign-in needs: it runs before there is an actor. */

@@ -1,6 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Role } from "../../../contract/permissions.js";
-import type { User } from "../../../contract/users.js";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema.js";
 
@@ -8,17 +7,6 @@ export type UserRow = typeof users.$inferSelect;
 
 /** The largest id a PostgreSQL `integer` holds; larger ids cannot exist. */
 export const MAX_USER_ID = 2_147_483_647;
-
-/** The API shape of a user: never the password hash. */
-export function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    username: row.username,
-    role: row.role,
-    is_active: row.isActive,
-    created_at: row.createdAt.toISOString(),
-  };
-}
 
 export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   if (id > MAX_USER_ID) return undefined;

@@ -8,15 +8,8 @@ import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { deleteUserSessions } from "../sessions/sessions.repo.js";
 import { hashPassword } from "./passwords.js";
-import {
-  findUserById,
-  insertUserIfFree,
-  listUsers as listUserRows,
-  lockUserById,
-  setUserActive,
-  setUserPassword,
-  toUser,
-} from "./users.repo.js";
+import { toUser } from "./users.presenter.js";
+import { findUserById, insertUserIfFree, listUsers as listUserRows, lockUserById, setUserActive, setUserPassword } from "./users.repo.js";
 
 export type CreateUserInput = z.output<typeof createUserBodySchema>;
 
