@@ -708,3 +708,215 @@ export const priceProposals = pgTable(
     index("price_proposals_stake_idx").on(t.atStake.desc()).where(sql`${t.status} = 'pending'`),
   ],
 );
+
+// The counter (migration 0023, issue 40): customers, store credit, trade-ins and buy settings.
+
+/**
+ * The shop's customers. Erasing one (erased_at) removes the person (name, email, phone, notes)
+ * and keeps the row, so the money records that point to it (credit, trade-ins, orders) keep
+ * their sums without the person.
+ */
+export const customers = pgTable(
+  "customers",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name"),
+    email: text("email"),
+    phone: text("phone"),
+    notes: text("notes"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    createdBy: text("created_by").notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    erasedAt: ts("erased_at"),
+    erasedBy: text("erased_by"),
+  },
+  (t) => [
+    index("customers_name_idx").on(sql`lower(${t.name})`),
+    check("customers_erased_check", sql`${t.erasedAt} is not null or ${t.name} is not null`),
+  ],
+);
+
+/**
+ * A customer's store credit balance: the sum of their ledger, kept with each entry in the entry's
+ * statement (counter.repo.ts insertCreditEntry: the row's update is conditional, and its lock
+ * makes concurrent spends wait in turn), never below 0 (the check is the last line).
+ */
+export const customerCredit = pgTable(
+  "customer_credit",
+  {
+    customerId: integer("customer_id")
+      .primaryKey()
+      .references(() => customers.id, { onDelete: "restrict" }),
+    balance: bigint("balance", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [check("customer_credit_balance_check", sql`${t.balance} >= 0`)],
+);
+
+/**
+ * Store credit as an append-only ledger: a trigger refuses every UPDATE and DELETE (migration
+ * 0023). Each entry carries who wrote it and why, and the balance it left.
+ */
+export const creditEntries = pgTable(
+  "credit_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "restrict" }),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    kind: text("kind", { enum: ["trade_in", "order", "adjustment", "expiry"] }).notNull(),
+    reason: text("reason").notNull(),
+    tradeInId: integer("trade_in_id").references(() => tradeIns.id, { onDelete: "restrict" }),
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "restrict" }),
+    balanceAfter: bigint("balance_after", { mode: "number" }).notNull(),
+    createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    createdBy: text("created_by").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("credit_entries_customer_idx").on(t.customerId, t.id),
+    check("credit_entries_kind_check", sql`${t.kind} in ('trade_in', 'order', 'adjustment', 'expiry')`),
+    check("credit_entries_amount_check", sql`${t.amount} <> 0`),
+  ],
+);
+
+/** Who did what to a customer's record (created, updated, exported, erased); never sent to sockets or webhooks. */
+export const customerAudit = pgTable(
+  "customer_audit",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "restrict" }),
+    action: text("action", { enum: ["created", "updated", "exported", "erased"] }).notNull(),
+    /** The fields changed (names only after an erasure: their values are gone). */
+    fields: jsonb("fields").$type<string[]>().notNull().default([]),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    userName: text("user_name").notNull(),
+    ipAddress: text("ip_address"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("customer_audit_customer_idx").on(t.customerId, t.id)],
+);
+
+export const tradeIns = pgTable(
+  "trade_ins",
+  {
+    id: serial("id").primaryKey(),
+    /** The number on the receipt and in the quantity audit (`Trade-in #N`). */
+    number: integer("number").notNull().default(sql`nextval('trade_in_number_seq')`),
+    customerId: integer("customer_id").references(() => customers.id, { onDelete: "restrict" }),
+    status: text("status", { enum: ["draft", "accepted", "void"] })
+      .notNull()
+      .default("draft"),
+    payout: text("payout", { enum: ["cash", "credit", "split"] })
+      .notNull()
+      .default("cash"),
+    cashCents: bigint("cash_cents", { mode: "number" }).notNull().default(0),
+    creditCents: bigint("credit_cents", { mode: "number" }).notNull().default(0),
+    note: text("note"),
+    createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    createdBy: text("created_by").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    acceptedBy: text("accepted_by"),
+    acceptedAt: ts("accepted_at"),
+    voidedBy: text("voided_by"),
+    voidedAt: ts("voided_at"),
+  },
+  (t) => [
+    uniqueIndex("trade_ins_number_idx").on(t.number),
+    index("trade_ins_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("trade_ins_customer_idx").on(t.customerId),
+    check("trade_ins_status_check", sql`${t.status} in ('draft', 'accepted', 'void')`),
+    check("trade_ins_payout_check", sql`${t.payout} in ('cash', 'credit', 'split')`),
+    check("trade_ins_money_check", sql`${t.cashCents} >= 0 and ${t.creditCents} >= 0`),
+  ],
+);
+
+export const tradeInLines = pgTable(
+  "trade_in_lines",
+  {
+    id: serial("id").primaryKey(),
+    tradeInId: integer("trade_in_id")
+      .notNull()
+      .references(() => tradeIns.id, { onDelete: "cascade" }),
+    line: integer("line").notNull(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+    condition: text("condition", { enum: CONDITIONS }),
+    quantity: integer("quantity").notNull(),
+    marketCents: integer("market_cents"),
+    offerCashCents: integer("offer_cash_cents").notNull(),
+    offerCreditCents: integer("offer_credit_cents").notNull(),
+    /** The offer was set by hand: saving the draft again keeps it. */
+    offerByHand: boolean("offer_by_hand").notNull().default(false),
+    struck: boolean("struck").notNull().default(false),
+    note: text("note"),
+    /** What one unit cost the shop, set when the trade-in is accepted (averaged into the product's cost). */
+    paidUnitCents: integer("paid_unit_cents"),
+  },
+  (t) => [
+    uniqueIndex("trade_in_lines_line_idx").on(t.tradeInId, t.line),
+    index("trade_in_lines_product_idx").on(t.productId),
+    check("trade_in_lines_quantity_check", sql`${t.quantity} > 0`),
+    check("trade_in_lines_offer_check", sql`${t.offerCashCents} >= 0 and ${t.offerCreditCents} >= 0`),
+  ],
+);
+
+/** The shop's buy settings (one row): the contract's BuySettings as JSON. */
+export const buySettings = pgTable("buy_settings", {
+  id: integer("id").primaryKey().default(1),
+  settings: jsonb("settings").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+  updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+});
+
+/**
+ * How many of a product the shop wants on hand (a trade-in buys at most that minus the stock).
+ * Beside the product, not on it (as product_market, decision 0013): a limit is no catalogue change.
+ */
+export const productBuyLimits = pgTable(
+  "product_buy_limits",
+  {
+    productId: integer("product_id")
+      .primaryKey()
+      .references(() => products.id, { onDelete: "cascade" }),
+    buyLimit: integer("buy_limit").notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [check("product_buy_limits_check", sql`${t.buyLimit} >= 0`)],
+);
+
+/** The customer of an order (a counter sale), beside the order so its row stays as it was. */
+export const orderCustomers = pgTable(
+  "order_customers",
+  {
+    orderId: integer("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "restrict" }),
+  },
+  (t) => [index("order_customers_customer_idx").on(t.customerId)],
+);
+
+/** How an order was paid: cash, card, store credit, or a split of them. */
+export const orderPayments = pgTable(
+  "order_payments",
+  {
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    line: integer("line").notNull(),
+    method: text("method", { enum: ["cash", "card", "credit"] }).notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.line] }),
+    check("order_payments_method_check", sql`${t.method} in ('cash', 'card', 'credit')`),
+    check("order_payments_amount_check", sql`${t.amount} >= 0`),
+  ],
+);
