@@ -30,8 +30,8 @@ export default defineConfig({
           environment: "jsdom",
           include: ["src/client/**/*.test.{ts,tsx}"],
           setupFiles: ["src/client/test/setup.ts"],
-          // One jsdom and one copy of the modules per worker, not per file (the client tests' run
-          // 97 -> 30 s): each test renders into a cleaned document (setup.ts) with its own store
+          // One jsdom and one copy of the modules per worker, not per file (a third of the time):
+          // each test renders into a cleaned document (setup.ts) with its own store
           // and query client; the files pass in any order (checked with --sequence.shuffle).
           isolate: false,
           testTimeout: 15_000,
