@@ -8,10 +8,29 @@ import {
 import type { Database, Db } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
 import { storedRules } from "./price-admin.repo.js";
-import { type ProposalRow, pricedProducts, productIdRange, saveProposals } from "./prices.repo.js";
+import { type PricedProduct, type ProposalRow, pricedProducts, productIdRange, saveProposals } from "./prices.repo.js";
 
-/** Products the rules price per statement. */
-const PROPOSE_PAGE = 2_000;
+/** Products the rules price per statement (short statements: on the embedded database a tap waits for the one running). */
+const PROPOSE_PAGE = 1_000;
+
+/** Whether a stored pending proposal is the one the rules make now (same price from the same product, same figures and steps). */
+function sameProposal(pending: NonNullable<PricedProduct["pending"]>, made: ProposalRow): boolean {
+  return (
+    pending.old_price === made.old_price &&
+    pending.new_price === made.new_price &&
+    pending.market === made.market &&
+    pending.estimated === made.estimated &&
+    pending.change_percent === made.change_percent &&
+    pending.at_stake === made.at_stake &&
+    pending.big === made.big &&
+    pending.based_on === made.based_on &&
+    pending.steps.length === made.steps.length &&
+    pending.steps.every((s, i) => {
+      const m = made.steps[i];
+      return m !== undefined && s.rule === m.rule && s.text === m.text && s.cents === m.cents;
+    })
+  );
+}
 
 /** The shop's repricing rules: the stored ones, or the defaults until a manager saves some. */
 export async function loadRules(db: Db): Promise<PricingRules> {
@@ -40,6 +59,8 @@ export async function makeProposals(database: Database, run: { runId: number | n
     after = range.last;
     if (page.length === 0) continue;
     const proposals: ProposalRow[] = [];
+    /** Products whose pending proposal is the one made again: neither written nor superseded. */
+    const unchanged = new Set<number>();
     for (const p of page) {
       const proposal = proposePrice(
         {
@@ -56,7 +77,7 @@ export async function makeProposals(database: Database, run: { runId: number | n
       );
       if (proposal.kind !== "price" || proposal.price === p.price) continue;
       const change = describeChange(p.price, proposal.price, p.quantity_on_hand, rules);
-      proposals.push({
+      const row: ProposalRow = {
         product_id: p.id,
         old_price: p.price,
         new_price: proposal.price,
@@ -67,12 +88,20 @@ export async function makeProposals(database: Database, run: { runId: number | n
         big: change.big,
         steps: proposal.steps,
         based_on: p.updated_at,
-      });
+      };
+      made++;
+      if (p.pending && sameProposal(p.pending, row)) unchanged.add(p.id);
+      else proposals.push(row);
     }
-    const ids = page.map((p) => p.id);
+    // Nothing to write when every proposal is made again and no product lost one.
+    if (proposals.length === 0 && page.every((p) => !p.pending || unchanged.has(p.id))) continue;
     await yieldToPeople(database);
-    await saveProposals(db, ids, proposals, run.runId);
-    made += proposals.length;
+    await saveProposals(
+      db,
+      page.filter((p) => !unchanged.has(p.id)).map((p) => p.id),
+      proposals,
+      run.runId,
+    );
   }
   return made;
 }

@@ -4,13 +4,24 @@ import { yieldToPeople } from "../../db/people-first.js";
 import type { FeedInput } from "./feeds/parse-feed.js";
 import { parseFeed } from "./feeds/parse-feed.js";
 import { makeProposals } from "./price-proposals.js";
-import { analyze, dropOtherRunsCards, failRun, finishRun, matchAndRecord, productIdRange, stageCards, startRun } from "./prices.repo.js";
+import {
+  addCardKeys,
+  analyze,
+  dropOtherRunsCards,
+  failRun,
+  finishRun,
+  matchAndRecord,
+  NO_CARD_KEYS,
+  productIdRange,
+  stageCards,
+  startRun,
+} from "./prices.repo.js";
 
 /**
  * Products matched per statement: each page is one short statement, and on the embedded database
  * each waits first for the people queued for its one connection (yieldToPeople), like imports.
  */
-const MATCH_PAGE = 2_000;
+const MATCH_PAGE = 1_000;
 /** The first problems a run keeps to show (a broken feed has thousands of the same). */
 const PROBLEMS_KEPT = 100;
 
@@ -50,6 +61,7 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
   if (!run) throw new Error("The run was not recorded");
   const problems: string[] = [];
   let records = 0;
+  const keys = { ...NO_CARD_KEYS };
   try {
     const onProblem = (row: number, message: string) => {
       if (problems.length < PROBLEMS_KEPT) problems.push(`Row ${row}: ${message}`);
@@ -58,6 +70,7 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
       // The shop prices in one currency: a feed's prices in others (Scryfall's EUR) are not its.
       const kept = batch.filter((r) => r.currency === request.currency);
       await yieldToPeople(database);
+      addCardKeys(keys, kept);
       await stageCards(db, run.id, records, kept);
       records += kept.length;
     }
@@ -78,7 +91,7 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
     await yieldToPeople(database);
     matched += await matchAndRecord(
       db,
-      { id: run.id, feedId: request.feed.id, day: run.day, currency: request.currency },
+      { id: run.id, feedId: request.feed.id, day: run.day, currency: request.currency, keys },
       after,
       page.last,
     );

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { FeedFormat, PriceKind } from "../../../contract/market.js";
 import type { PriceStep } from "../../../contract/pricing-rules.js";
 import type { Condition } from "../../../contract/rules.js";
@@ -48,49 +48,99 @@ export async function productIdRange(db: Db, after: number, limit: number): Prom
   return row?.last == null ? null : { last: Number(row.last) };
 }
 
+/** What a run's cards can be matched by: each is left out of the matching when no card has it. */
+export interface CardKeys {
+  tcgplayer: boolean;
+  scryfall: boolean;
+  pokemontcg: boolean;
+  barcode: boolean;
+  external: boolean;
+  setCode: boolean;
+  setName: boolean;
+}
+
+export const NO_CARD_KEYS: CardKeys = {
+  tcgplayer: false,
+  scryfall: false,
+  pokemontcg: false,
+  barcode: false,
+  external: false,
+  setCode: false,
+  setName: false,
+};
+
+/** The keys these records add to `keys` (a set needs its collector number too). */
+export function addCardKeys(keys: CardKeys, records: readonly FeedRecord[]): void {
+  for (const r of records) {
+    if (r.tcgplayer_product_id !== undefined) keys.tcgplayer = true;
+    if (r.scryfall_id !== undefined) keys.scryfall = true;
+    if (r.pokemontcg_id !== undefined) keys.pokemontcg = true;
+    if (r.barcode !== undefined) keys.barcode = true;
+    if (r.external_id !== undefined) keys.external = true;
+    if (r.number !== undefined && r.set_code !== undefined) keys.setCode = true;
+    if (r.number !== undefined && r.set_name !== undefined) keys.setName = true;
+  }
+}
+
+/**
+ * The run's cards a product (`pm`) matches by one key: looked up in that key's index for each
+ * product that has the key (`offset 0` keeps the lookup per product: joined, the planner would
+ * read the whole run's cards into a hash for every page).
+ */
+const cardsBy = (runId: number, has: SQL, on: SQL, products: "pm" | "unlinked" = "pm") => sql`
+  select pm.id as product_id, c.seq from ${sql.raw(products)} pm cross join lateral (
+    select c.seq from feed_cards c where c.run_id = ${runId} and ${on} and c.finish = pm.finish offset 0
+  ) c where ${has}`;
+
+const unionOf = (parts: SQL[]) => sql.join(parts, sql` union `);
+
 /**
  * Matches the products with ids in (from, to] to the run's cards and records their prices.
  * By id first (TCGplayer, Scryfall, pokemontcg.io, barcode, another source's id), then, for a
  * product no id links, by set (code or name) + collector number; always the product's finish.
  * A product matching several cards takes the highest of each price. Prices equal to the feed's
- * last recorded ones only move `checked_on`; others add the day's row (or replace it, on a second
- * run the same day). Returns how many products matched.
+ * last recorded ones only move `checked_on` (nothing is written when it is already the run's
+ * day); others add the day's row (or replace it, on a second run the same day). Returns how many
+ * products matched.
  */
 export async function matchAndRecord(
   db: Db,
-  run: { id: number; feedId: number; day: string; currency: string },
+  run: { id: number; feedId: number; day: string; currency: string; keys: CardKeys },
   from: number,
   to: number,
 ): Promise<number> {
+  const { keys } = run;
+  const byIds: SQL[] = [];
+  if (keys.tcgplayer)
+    byIds.push(cardsBy(run.id, sql`pm.tcgplayer_product_id is not null`, sql`c.tcgplayer_product_id = pm.tcgplayer_product_id`));
+  if (keys.scryfall) byIds.push(cardsBy(run.id, sql`pm.scryfall_id is not null`, sql`c.scryfall_id = pm.scryfall_id`));
+  if (keys.pokemontcg) byIds.push(cardsBy(run.id, sql`pm.pokemontcg_id is not null`, sql`c.pokemontcg_id = pm.pokemontcg_id`));
+  if (keys.barcode) byIds.push(cardsBy(run.id, sql`pm.barcode is not null`, sql`c.barcode = pm.barcode`));
+  if (keys.external)
+    byIds.push(sql`
+      select pm.id as product_id, c.seq from pm cross join lateral jsonb_each_text(pm.external_ids) e
+        cross join lateral (
+          select c.seq from feed_cards c
+          where c.run_id = ${run.id} and c.external_source = e.key and c.external_id = e.value and c.finish = pm.finish offset 0
+        ) c
+      where pm.external_ids <> '{}'::jsonb`);
+  const bySets: SQL[] = [];
+  if (keys.setCode) bySets.push(cardsBy(run.id, sql`true`, sql`c.number_key = pm.number_key and c.set_code_key = pm.set_key`, "unlinked"));
+  if (keys.setName) bySets.push(cardsBy(run.id, sql`true`, sql`c.number_key = pm.number_key and c.set_name_key = pm.set_key`, "unlinked"));
+  const none = sql`select null::int as product_id, null::int as seq where false`;
   const result = await db.execute(sql`
     with pm as (
-      select p.id, p.barcode, set_key(p.set_name) as set_key, card_number_key(p.card_number) as number_key,
-        coalesce(m.finish, 'normal') as finish, m.tcgplayer_product_id, m.scryfall_id, m.pokemontcg_id, m.external_ids
-      from products p left join product_market m on m.product_id = p.id
+      select p.id, p.barcode, p.set_name, p.card_number, coalesce(m.finish, 'normal') as finish,
+        m.tcgplayer_product_id, m.scryfall_id, m.pokemontcg_id, coalesce(m.external_ids, '{}') as external_ids
+      from products p left join product_market m on m.product_id = p.id and m.product_id > ${from} and m.product_id <= ${to}
       where p.id > ${from} and p.id <= ${to}
     ),
-    by_id as (
-      select pm.id as product_id, c.seq from pm join feed_cards c
-        on c.run_id = ${run.id} and c.tcgplayer_product_id = pm.tcgplayer_product_id and c.finish = pm.finish
-      union
-      select pm.id, c.seq from pm join feed_cards c on c.run_id = ${run.id} and c.scryfall_id = pm.scryfall_id and c.finish = pm.finish
-      union
-      select pm.id, c.seq from pm join feed_cards c on c.run_id = ${run.id} and c.pokemontcg_id = pm.pokemontcg_id and c.finish = pm.finish
-      union
-      select pm.id, c.seq from pm join feed_cards c on c.run_id = ${run.id} and c.barcode = pm.barcode and c.finish = pm.finish
-      union
-      select pm.id, c.seq from pm cross join lateral jsonb_each_text(pm.external_ids) e
-        join feed_cards c on c.run_id = ${run.id} and c.external_source = e.key and c.external_id = e.value and c.finish = pm.finish
+    by_id as (${byIds.length ? unionOf(byIds) : none}),
+    unlinked as (
+      select pm.id, pm.finish, set_key(pm.set_name) as set_key, card_number_key(pm.card_number) as number_key from pm
+      where pm.set_name is not null and pm.card_number is not null and not exists (select 1 from by_id where by_id.product_id = pm.id)
     ),
-    by_set as (
-      select pm.id as product_id, c.seq from pm join feed_cards c
-        on c.run_id = ${run.id} and c.number_key = pm.number_key and c.set_code_key = pm.set_key and c.finish = pm.finish
-        where not exists (select 1 from by_id where by_id.product_id = pm.id)
-      union
-      select pm.id, c.seq from pm join feed_cards c
-        on c.run_id = ${run.id} and c.number_key = pm.number_key and c.set_name_key = pm.set_key and c.finish = pm.finish
-        where not exists (select 1 from by_id where by_id.product_id = pm.id)
-    ),
+    by_set as (${bySets.length ? unionOf(bySets) : none}),
     matched as (select product_id, seq from by_id union select product_id, seq from by_set),
     seen as (
       select mt.product_id, min(c.finish) as finish,
@@ -100,21 +150,24 @@ export async function matchAndRecord(
         max(c.high) filter (where c.condition is null or c.condition = 'Near Mint') as high,
         max(c.direct_low) filter (where c.condition is null or c.condition = 'Near Mint') as direct_low,
         jsonb_object_agg(c.condition, coalesce(c.market, c.mid, c.low)) filter (where c.condition is not null and coalesce(c.market, c.mid, c.low) is not null) as by_condition
-      from matched mt join feed_cards c on c.run_id = ${run.id} and c.seq = mt.seq
+      from matched mt cross join lateral (select * from feed_cards c where c.run_id = ${run.id} and c.seq = mt.seq offset 0) c
       group by mt.product_id
     ),
     latest as (
-      select distinct on (mp.product_id) mp.product_id, mp.day, mp.market, mp.low, mp.mid, mp.high, mp.direct_low, mp.by_condition, mp.finish, mp.currency
+      select distinct on (mp.product_id) mp.product_id, mp.day, mp.checked_on, mp.market, mp.low, mp.mid, mp.high, mp.direct_low,
+        mp.by_condition, mp.finish, mp.currency
       from market_prices mp where mp.feed_id = ${run.feedId} and mp.product_id > ${from} and mp.product_id <= ${to}
       order by mp.product_id, mp.day desc
     ),
     unchanged as (
+      select s.product_id, l.day, l.checked_on from seen s join latest l using (product_id)
+      where (s.market, s.low, s.mid, s.high, s.direct_low, s.by_condition, s.finish, ${run.currency}::text)
+        is not distinct from (l.market, l.low, l.mid, l.high, l.direct_low, l.by_condition, l.finish, l.currency)
+    ),
+    checked as (
       update market_prices mp set checked_on = ${run.day}
-      from seen s join latest l using (product_id)
-      where mp.product_id = s.product_id and mp.feed_id = ${run.feedId} and mp.day = l.day
-        and (s.market, s.low, s.mid, s.high, s.direct_low, s.by_condition, s.finish, ${run.currency}::text)
-          is not distinct from (l.market, l.low, l.mid, l.high, l.direct_low, l.by_condition, l.finish, l.currency)
-      returning mp.product_id
+      from unchanged u
+      where mp.product_id = u.product_id and mp.feed_id = ${run.feedId} and mp.day = u.day and u.checked_on <> ${run.day}::date
     ),
     recorded as (
       insert into market_prices (product_id, feed_id, day, checked_on, finish, currency, market, low, mid, high, direct_low, by_condition)
@@ -123,9 +176,8 @@ export async function matchAndRecord(
       on conflict (product_id, feed_id, day) do update set checked_on = excluded.checked_on, finish = excluded.finish,
         currency = excluded.currency, market = excluded.market, low = excluded.low, mid = excluded.mid, high = excluded.high,
         direct_low = excluded.direct_low, by_condition = excluded.by_condition
-      returning product_id
     )
-    select (select count(*) from seen) as matched, (select count(*) from recorded) + (select count(*) from unchanged) as written`);
+    select count(*) as matched from seen`);
   const [row] = rowsOf<{ matched: string | number }>(result);
   return Number(row?.matched ?? 0);
 }
@@ -159,6 +211,8 @@ export interface PricedProduct {
   high: number | null;
   direct_low: number | null;
   by_condition: Partial<Record<Condition, number>> | null;
+  /** The product's pending proposal, as saveProposals stores one (a run making it again leaves it be). */
+  pending: Omit<ProposalRow, "product_id"> | null;
 }
 
 /** The products with ids in (after, last] the rules price: active, ungraded, with their latest market price in `currency`. */
@@ -171,9 +225,14 @@ export async function pricedProducts(
       select p.id, p.price, p.cost, p.condition, p.vendor, p.set_name, p.quantity_on_hand,
         to_char(p.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_at,
         coalesce(m.price_frozen, false) as price_frozen,
-        l.market, l.low, l.mid, l.high, l.direct_low, l.by_condition
+        l.market, l.low, l.mid, l.high, l.direct_low, l.by_condition,
+        case when pp.id is not null then json_build_object('old_price', pp.old_price, 'new_price', pp.new_price, 'market', pp.market,
+          'estimated', pp.estimated, 'change_percent', pp.change_percent, 'at_stake', pp.at_stake, 'big', pp.big, 'steps', pp.steps,
+          'based_on', to_char(pp.based_on at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) end as pending
       from products p
-      left join product_market m on m.product_id = p.id
+      left join product_market m on m.product_id = p.id and m.product_id > ${page.after} and m.product_id <= ${page.last}
+      left join price_proposals pp on pp.product_id = p.id and pp.status = 'pending'
+        and pp.product_id > ${page.after} and pp.product_id <= ${page.last}
       join lateral (
         select ${sql.raw(page.kind)} as market, low, mid, high, direct_low, by_condition from market_prices mp
         where mp.product_id = p.id and mp.currency = ${page.currency}
@@ -184,7 +243,8 @@ export async function pricedProducts(
 }
 
 /**
- * These products' pending proposals made anew, in one statement. A proposal of the same new price
+ * These products' pending proposals made anew, in one statement (the caller leaves out those it
+ * found the same: they are left be). A proposal of the same new price
  * from the same product (the `updated_at` it was made from) stays, with its id (a manager accepting
  * by ids while a feed runs gets what was shown), its figures refreshed when they moved; one whose
  * new price or basis changed is rewritten under a new id (accepting the old id finds nothing
