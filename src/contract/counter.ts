@@ -194,6 +194,11 @@ export const DEFAULT_BUY_SETTINGS: BuySettings = {
 /** How many of a product the shop wants on hand; a trade-in buys at most that minus the stock. null: no limit. */
 export const buyLimitSchema = z.object({ product_id: z.number().int(), buy_limit: z.number().int().nullable() });
 export const buyLimitBodySchema = z.object({ buy_limit: z.number().int().min(0).lt(QUANTITY_MAX_EXCLUSIVE).nullable() });
+export type BuyLimit = z.infer<typeof buyLimitSchema>;
+
+/** GET/PUT /api/buy-settings: the settings, and every product's buy limit that is set. */
+export const buySettingsAnswerSchema = z.object({ settings: buySettingsSchema, limits: z.array(buyLimitSchema) });
+export type BuySettingsAnswer = z.infer<typeof buySettingsAnswerSchema>;
 
 // Trade-ins ------------------------------------------------------------------------------------
 

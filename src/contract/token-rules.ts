@@ -10,6 +10,7 @@ export const TOKEN_SCOPES = [
   "audit:read",
   "reports:read",
   "prices:write",
+  "trade_ins:write",
 ] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
@@ -21,6 +22,7 @@ export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = {
   "audit:read": "Read audit trails",
   "reports:read": "Read reports (sales, stock value, reorder list)",
   "prices:write": "Market prices: feeds, repricing rules and proposals",
+  "trade_ins:write": "The counter: customers, store credit and trade-ins",
 };
 
 /**
@@ -37,6 +39,7 @@ export const SCOPE_PERMISSIONS: Record<TokenScope, ServerPermission | null> = {
   "audit:read": "canViewAudit",
   "reports:read": "canViewAudit",
   "prices:write": "canManageIntegrations",
+  "trade_ins:write": "canManageProducts",
 };
 
 /** Whether a maker of this role may lend the scope to a token. */

@@ -12,6 +12,7 @@ import { CA_CERT_PATH } from "./https.js";
 import { logDestination } from "./logging.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
+import { counterRoutes } from "./modules/counter/counter.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { importRoutes } from "./modules/import/import.routes.js";
 import { IMPORT_RUNNER_DEFAULTS, ImportRunner } from "./modules/import/import-runner.js";
@@ -220,6 +221,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await webhooksRoutes(zapp);
       await pricesRoutes(zapp);
       await marketViewsRoutes(zapp);
+      await counterRoutes(zapp);
     },
     { prefix: "/api" },
   );

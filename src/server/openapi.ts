@@ -124,6 +124,23 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "PUT /api/products/{id}/market": "updateProductMarket",
   "GET /api/prices/market": "listMarketQuotes",
   "GET /api/prices/under-market": "listProductsUnderMarket",
+  "GET /api/customers": "listCustomers",
+  "POST /api/customers": "createCustomer",
+  "GET /api/customers/{id}": "getCustomer",
+  "PUT /api/customers/{id}": "updateCustomer",
+  "GET /api/customers/{id}/export": "exportCustomer",
+  "POST /api/customers/{id}/erase": "eraseCustomer",
+  "GET /api/customers/{id}/credit": "getCustomerCredit",
+  "POST /api/customers/{id}/credit": "adjustCustomerCredit",
+  "POST /api/trade-ins": "createTradeIn",
+  "GET /api/trade-ins": "listTradeIns",
+  "GET /api/trade-ins/{id}": "getTradeIn",
+  "PUT /api/trade-ins/{id}": "updateTradeIn",
+  "POST /api/trade-ins/{id}/accept": "acceptTradeIn",
+  "POST /api/trade-ins/{id}/void": "voidTradeIn",
+  "GET /api/buy-settings": "getBuySettings",
+  "PUT /api/buy-settings": "updateBuySettings",
+  "PUT /api/buy-settings/limits/{id}": "setProductBuyLimit",
 };
 
 /** A route's path as the document writes it: Fastify's `:id` parameters as `{id}`. */

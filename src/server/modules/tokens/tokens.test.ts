@@ -162,6 +162,10 @@ const calls: Record<
     { ok: 200, call: (api) => api.get("/api/prices/feeds") },
     { ok: 200, call: (api) => api.get("/api/prices/proposals") },
   ],
+  "trade_ins:write": [
+    { ok: 200, call: (api) => api.get("/api/customers") },
+    { ok: 200, call: (api) => api.get("/api/trade-ins") },
+  ],
 };
 
 describe("a token's scopes", () => {
@@ -373,7 +377,7 @@ describe("a maker whose role drops keeps only the scopes the new role allows", (
 
   /** The scopes each lower role keeps (the contract's table, written out). */
   const keeps: Array<[Role, TokenScope[]]> = [
-    ["inventory", ["products:read", "quantity:write", "products:write", "audit:read", "reports:read"]],
+    ["inventory", ["products:read", "quantity:write", "products:write", "audit:read", "reports:read", "trade_ins:write"]],
     ["streamer", ["products:read", "quantity:write"]],
   ];
   for (const [role, kept] of keeps) {
