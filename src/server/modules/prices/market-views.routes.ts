@@ -51,6 +51,6 @@ export async function marketViewsRoutes(app: ZodApp): Promise<void> {
         response: { 200: underMarketAnswerSchema, ...errorAnswers(400, 401, 403) },
       },
     },
-    async (request) => pricedUnderMarket(serviceContext(app, request), request.query),
+    async (request) => pricedUnderMarket(serviceContext(app, request), app.database, request.query),
   );
 }

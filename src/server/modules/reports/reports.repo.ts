@@ -1,9 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { ReportBucket } from "../../../contract/report-rules.js";
-import type { StockValueReport } from "../../../contract/reports.js";
 import type { Db } from "../../db/client.js";
 import { rowsOf } from "../../db/sql.js";
-import { latestMarketRow } from "../prices/market-views.repo.js";
 import { addDays, splitByMonths } from "./report-days.js";
 
 /**
@@ -355,32 +353,6 @@ export async function stockNow(db: Db): Promise<Omit<StockValueRow, "day">> {
     from products`);
   const [r] = rowsOf<{ units: unknown; at_price: unknown; at_cost: unknown }>(result);
   return { units: num(r?.units), atPrice: num(r?.at_price), atCost: num(r?.at_cost) };
-}
-
-/**
- * The stock now at market: units times each product's latest market price in `currency` (every
- * product with stock, disabled ones too, as `stockNow`); graded products and those without a
- * market price count nothing and are counted apart.
- */
-export async function stockAtMarketNow(db: Db, currency: string): Promise<StockValueReport["market_now"]> {
-  const result = await db.execute(sql`
-    select coalesce(sum(p.quantity_on_hand::bigint * l.market) filter (where priced), 0) as at_market,
-      count(*) filter (where priced) as products_priced,
-      coalesce(sum(p.quantity_on_hand) filter (where priced), 0) as units_priced,
-      count(*) filter (where not priced) as products_without_market,
-      coalesce(sum(p.quantity_on_hand) filter (where not priced), 0) as units_without_market
-    from products p
-    left join lateral ${latestMarketRow(sql`p.id`, currency)} l on p.grader is null
-    cross join lateral (select p.grader is null and l.market is not null as priced) x
-    where p.quantity_on_hand > 0`);
-  const [r] = rowsOf<Record<keyof StockValueReport["market_now"], unknown>>(result);
-  return {
-    at_market: num(r?.at_market),
-    products_priced: num(r?.products_priced),
-    units_priced: num(r?.units_priced),
-    products_without_market: num(r?.products_without_market),
-    units_without_market: num(r?.units_without_market),
-  };
 }
 
 /** Yesterday in `tz`, and the last day that ended at least `settleMinutes` ago. */

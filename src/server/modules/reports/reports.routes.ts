@@ -77,7 +77,7 @@ export async function reportsRoutes(app: ZodApp): Promise<void> {
         response: { 200: stockValueReportSchema, ...errorAnswers(400, 401, 403, 503) },
       },
     },
-    async (request) => stockValueReport(serviceContext(app, request), request.query),
+    async (request) => stockValueReport(serviceContext(app, request), app.database, request.query),
   );
 
   app.get(

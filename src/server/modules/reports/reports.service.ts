@@ -9,7 +9,9 @@ import type {
   TopSellersReport,
 } from "../../../contract/reports.js";
 import type { ServiceContext } from "../../context.js";
+import type { Database } from "../../db/client.js";
 import { requirePermission } from "../../permissions.js";
+import { stockAtMarket } from "../prices/market-views.service.js";
 import {
   bucketStarts,
   type ProductFigures,
@@ -17,7 +19,6 @@ import {
   salesByBucket,
   showsCompared,
   slowMovers,
-  stockAtMarketNow,
   stockNow,
   storedStockValue,
   today,
@@ -150,15 +151,22 @@ export async function showsReport(ctx: ServiceContext, q: { from: string; to: st
   };
 }
 
-/** Stored days of the range (written by the reports job, ReportsJob), and today's stock as its last row when today is in it. */
-export async function stockValueReport(ctx: ServiceContext, q: { from: string; to: string }): Promise<StockValueReport> {
+/**
+ * Stored days of the range (written by the reports job, ReportsJob), and today's stock as its last
+ * row when today is in it; and the stock now at market (summed a span of products at a time).
+ */
+export async function stockValueReport(
+  ctx: ServiceContext,
+  database: Database,
+  q: { from: string; to: string },
+): Promise<StockValueReport> {
   const { cost } = readReports(ctx);
   const tz = ctx.config.TIMEZONE;
   const [stored, now, day, market] = await Promise.all([
     storedStockValue(ctx.db, { ...q, tz }),
     stockNow(ctx.db),
     today(ctx.db, tz),
-    stockAtMarketNow(ctx.db, ctx.config.CURRENCY),
+    stockAtMarket(database, ctx.db, ctx.config.CURRENCY),
   ]);
   const rows = stored.filter((r) => r.day !== day);
   if (day >= q.from && day <= q.to) rows.push({ day, ...now });
