@@ -12,6 +12,7 @@ export async function buildServer(outdir = "dist/server") {
       main: "src/server/main.ts",
       "db-host": "src/server/db/embedded/host.ts",
       "import-body-worker": "src/server/modules/import/import-body.worker.ts",
+      "price-feed-worker": "src/server/modules/prices/feed-reader.worker.ts",
     },
     outdir,
     outExtension: { ".js": ".mjs" },

@@ -1,21 +1,11 @@
 import type { FeedFormat } from "../../../contract/market.js";
 import type { Database } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
+import { readFeed } from "./feed-reader.js";
+import { noCardKeys } from "./feed-rows.js";
 import type { FeedInput } from "./feeds/parse-feed.js";
-import { parseFeed } from "./feeds/parse-feed.js";
 import { makeProposals } from "./price-proposals.js";
-import {
-  addCardKeys,
-  analyze,
-  dropOtherRunsCards,
-  failRun,
-  finishRun,
-  matchAndRecord,
-  NO_CARD_KEYS,
-  productIdRange,
-  stageCards,
-  startRun,
-} from "./prices.repo.js";
+import { analyze, dropOtherRunsCards, failRun, finishRun, matchAndRecord, productIdRange, stageCards, startRun } from "./prices.repo.js";
 
 /**
  * Products matched per statement: each page is one short statement, and on the embedded database
@@ -61,18 +51,21 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
   if (!run) throw new Error("The run was not recorded");
   const problems: string[] = [];
   let records = 0;
-  const keys = { ...NO_CARD_KEYS };
+  const keys = noCardKeys();
   try {
     const onProblem = (row: number, message: string) => {
       if (problems.length < PROBLEMS_KEPT) problems.push(`Row ${row}: ${message}`);
     };
-    for await (const batch of parseFeed(request.feed.format, request.input, { onProblem })) {
-      // The shop prices in one currency: a feed's prices in others (Scryfall's EUR) are not its.
-      const kept = batch.filter((r) => r.currency === request.currency);
+    const reading = readFeed(request.feed.format, request.input, {
+      currency: request.currency,
+      onProblem,
+      problemsKept: PROBLEMS_KEPT,
+      keys,
+    });
+    for await (const batch of reading) {
       await yieldToPeople(database);
-      addCardKeys(keys, kept);
-      await stageCards(db, run.id, records, kept);
-      records += kept.length;
+      await stageCards(db, run.id, batch.json);
+      records += batch.count;
     }
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);

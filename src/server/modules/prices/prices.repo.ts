@@ -4,38 +4,17 @@ import type { PriceStep } from "../../../contract/pricing-rules.js";
 import type { Condition } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
 import { jsonParam, jsonReadOnce, rowsOf } from "../../db/sql.js";
-import type { FeedRecord } from "./feeds/feed-record.js";
+import type { CardKeys } from "./feed-rows.js";
 
-/** A feed's printings in the shop's currency, staged under its run (feed_cards). */
-export async function stageCards(db: Db, runId: number, firstSeq: number, records: FeedRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  const rows = records.map((r, i) => ({
-    seq: firstSeq + i,
-    tcgplayer_product_id: r.tcgplayer_product_id ?? null,
-    scryfall_id: r.scryfall_id ?? null,
-    pokemontcg_id: r.pokemontcg_id ?? null,
-    barcode: r.barcode ?? null,
-    external_source: r.external_id?.source ?? null,
-    external_id: r.external_id?.id ?? null,
-    name: r.name ?? null,
-    set_code: r.set_code ?? null,
-    set_name: r.set_name ?? null,
-    number: r.number ?? null,
-    finish: r.finish,
-    condition: r.condition ?? null,
-    market: r.prices.market ?? null,
-    low: r.prices.low ?? null,
-    mid: r.prices.mid ?? null,
-    high: r.prices.high ?? null,
-    direct_low: r.prices.direct_low ?? null,
-  }));
+/** A batch of a feed's printings, staged under its run (feed_cards): `rows` is JSON text of StagedRow (feed-rows.ts). */
+export async function stageCards(db: Db, runId: number, rows: string): Promise<void> {
   await db.execute(sql`
     insert into feed_cards (run_id, seq, tcgplayer_product_id, scryfall_id, pokemontcg_id, barcode, external_source, external_id,
       name, set_code, set_name, number, number_key, set_code_key, set_name_key, finish, condition, market, low, mid, high, direct_low)
     select ${runId}, c.seq, c.tcgplayer_product_id, c.scryfall_id, c.pokemontcg_id, c.barcode, c.external_source, c.external_id,
       c.name, c.set_code, c.set_name, c.number, card_number_key(c.number), set_key(c.set_code), set_key(c.set_name),
       c.finish, c.condition, c.market, c.low, c.mid, c.high, c.direct_low
-    from json_to_recordset(${jsonReadOnce(rows)}) as c(seq int, tcgplayer_product_id int, scryfall_id text, pokemontcg_id text,
+    from json_to_recordset(${rows}::text::json) as c(seq int, tcgplayer_product_id int, scryfall_id text, pokemontcg_id text,
       barcode text, external_source text, external_id text, name text, set_code text, set_name text, number text,
       finish text, condition text, market int, low int, mid int, high int, direct_low int)`);
 }
@@ -46,40 +25,6 @@ export async function productIdRange(db: Db, after: number, limit: number): Prom
     await db.execute(sql`select max(id) as last from (select id from products where id > ${after} order by id limit ${limit}) p`),
   );
   return row?.last == null ? null : { last: Number(row.last) };
-}
-
-/** What a run's cards can be matched by: each is left out of the matching when no card has it. */
-export interface CardKeys {
-  tcgplayer: boolean;
-  scryfall: boolean;
-  pokemontcg: boolean;
-  barcode: boolean;
-  external: boolean;
-  setCode: boolean;
-  setName: boolean;
-}
-
-export const NO_CARD_KEYS: CardKeys = {
-  tcgplayer: false,
-  scryfall: false,
-  pokemontcg: false,
-  barcode: false,
-  external: false,
-  setCode: false,
-  setName: false,
-};
-
-/** The keys these records add to `keys` (a set needs its collector number too). */
-export function addCardKeys(keys: CardKeys, records: readonly FeedRecord[]): void {
-  for (const r of records) {
-    if (r.tcgplayer_product_id !== undefined) keys.tcgplayer = true;
-    if (r.scryfall_id !== undefined) keys.scryfall = true;
-    if (r.pokemontcg_id !== undefined) keys.pokemontcg = true;
-    if (r.barcode !== undefined) keys.barcode = true;
-    if (r.external_id !== undefined) keys.external = true;
-    if (r.number !== undefined && r.set_code !== undefined) keys.setCode = true;
-    if (r.number !== undefined && r.set_name !== undefined) keys.setName = true;
-  }
 }
 
 /**
