@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MarketQuotesAnswer, UnderMarketAnswer } from "../../../contract/market-views.js";
@@ -178,6 +179,40 @@ describe("priced under market, and the stock at market", () => {
       units_without_market: before.units_without_market + 4 + 6,
     });
     expect(unpriced.quantity_on_hand).toBe(6);
+  });
+
+  it("reads the whole catalogue a span of ids at a time: products thousands of ids apart are all listed and summed", async () => {
+    const report = async () =>
+      (await api.get("/api/reports/stock-value?from=2026-01-01&to=2026-01-02")).json<StockValueReport>().market_now;
+    const list = async () => (await api.get("/api/prices/under-market?limit=200")).json<UnderMarketAnswer>();
+    const [before, listed] = [await report(), await list()];
+    const near = await api.create({ product_name: "Near", price: 100, quantity_on_hand: 1 });
+    // The next products' ids a few spans further on.
+    await t.database.db.execute(sql`select setval('products_id_seq', (select max(id) from products) + 7000)`);
+    const far = await api.create({ product_name: "Far", price: 100, quantity_on_hand: 2 });
+    await t.database.db.execute(sql`select setval('products_id_seq', (select max(id) from products) + 2500)`);
+    const farther = await api.create({ product_name: "Farther", price: 100, quantity_on_hand: 3 });
+    expect(farther.id - near.id).toBeGreaterThan(9_000);
+    const feed = await newFeed();
+    await upload(
+      t.app,
+      feed.id,
+      csvOf([
+        [near.barcode, "2.00"],
+        [far.barcode, "3.00"],
+        [farther.barcode, "4.00"],
+      ]),
+    );
+    const after = await list();
+    expect(after.total).toBe(listed.total + 3);
+    expect(after.total_at_stake).toBe(listed.total_at_stake + 100 + 2 * 200 + 3 * 300);
+    const ids = after.products.map((p) => p.product_id);
+    expect(ids).toEqual(expect.arrayContaining([near.id, far.id, farther.id]));
+    expect(await report()).toMatchObject({
+      at_market: before.at_market + 200 + 2 * 300 + 3 * 400,
+      products_priced: before.products_priced + 3,
+      units_priced: before.units_priced + 6,
+    });
   });
 
   it("the list is for managers and super_admin, and tokens with prices:write; the stock at market for whoever reads reports", async () => {
