@@ -7,6 +7,7 @@ export const ORDER_CHANNEL_MAX = 50;
 export const ORDER_EXTERNAL_ID_MAX = 200;
 export const ORDER_NOTE_MAX = 1000;
 export const ORDER_LINES_MAX = 200;
+export const ORDER_PAYMENTS_MAX = 10;
 export const ORDERS_LIMIT_DEFAULT = 50;
 export const ORDERS_LIMIT_MAX = 200;
 

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { ID_MAX } from "./common.js";
+import { paymentSchema } from "./counter.js";
 import {
   ORDER_CHANNEL_MAX,
   ORDER_EXTERNAL_ID_MAX,
   ORDER_LINES_MAX,
   ORDER_MESSAGES,
   ORDER_NOTE_MAX,
+  ORDER_PAYMENTS_MAX,
   ORDER_STATUSES,
   ORDERS_LIMIT_DEFAULT,
   ORDERS_LIMIT_MAX,
@@ -46,6 +48,10 @@ export const createOrderBodySchema = z.object({
   external_id: text("External id", ORDER_EXTERNAL_ID_MAX),
   lines: z.array(orderLineInputSchema).min(1, "An order needs at least one line").max(ORDER_LINES_MAX, `At most ${ORDER_LINES_MAX} lines`),
   note: z.string().trim().max(ORDER_NOTE_MAX).optional(),
+  /** The customer buying (a counter sale); needed to pay with store credit. */
+  customer_id: z.number().int().positive().max(ID_MAX).optional(),
+  /** How it was paid, adding up to the order's total; the credit part comes off the customer's balance in the order's transaction. */
+  payments: z.array(paymentSchema).min(1).max(ORDER_PAYMENTS_MAX).optional(),
 });
 export type CreateOrderBody = z.input<typeof createOrderBodySchema>;
 
@@ -72,6 +78,9 @@ export const orderSchema = z.object({
   created_by: z.string(),
   cancelled_at: z.string().nullable(),
   cancelled_by: z.string().nullable(),
+  /** A counter sale's customer and payments: in the answers of POST /orders and GET /orders/{id}, never in events or webhooks. */
+  customer_id: z.number().int().nullable().optional(),
+  payments: z.array(paymentSchema).optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -388,3 +388,17 @@ export async function allBuyLimits(db: Db): Promise<Array<{ product_id: number; 
   const rows = await db.select().from(productBuyLimits).orderBy(asc(productBuyLimits.productId));
   return rows.map((r) => ({ product_id: r.productId, buy_limit: r.buyLimit }));
 }
+
+/** A counter sale's customer and payments (none for other orders). */
+export async function orderCounterParts(
+  db: Db,
+  orderId: number,
+): Promise<{ customerId: number | null; payments: Array<{ method: PaymentMethod; amount: number }> }> {
+  const [customer] = await db.select({ id: orderCustomers.customerId }).from(orderCustomers).where(eq(orderCustomers.orderId, orderId));
+  const payments = await db
+    .select({ method: orderPayments.method, amount: orderPayments.amount })
+    .from(orderPayments)
+    .where(eq(orderPayments.orderId, orderId))
+    .orderBy(asc(orderPayments.line));
+  return { customerId: customer?.id ?? null, payments: payments.map((p) => ({ method: p.method, amount: Number(p.amount) })) };
+}

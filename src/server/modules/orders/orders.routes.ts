@@ -19,7 +19,11 @@ const ORDER_RULES =
   "naming every failing line. The same `channel` + `external_id` again answers 200 with the existing order (nothing " +
   "applied twice) when the lines are the same, 422 when they differ. Each line writes a quantity audit entry with " +
   "the reason `Order <channel> <external_id>` and the order's id, and the usual live `inventory_update`. " +
-  "`unit_price` and `total` are cents (null when not given).";
+  "`unit_price` and `total` are cents (null when not given). A counter sale may name `customer_id` and `payments` " +
+  "(`[{method: cash|card|credit, amount}]`, adding up to the total, 400 otherwise): the credit part comes off the customer's " +
+  "store credit in the order's transaction (409 with the `balance` when short: nothing applied), goes back when the order is " +
+  "cancelled, and the answers of this call and `GET /orders/{id}` carry them (never events or webhooks); naming a customer " +
+  "with a token needs `trade_ins:write` too.";
 const WHO =
   "Inventory users, managers and super_admin place orders (streamers sell by tapping: 403); managers and " +
   "super_admin list, read and cancel them. A token with `orders:write` does all four while its maker is a manager " +
@@ -43,7 +47,13 @@ export async function ordersRoutes(app: ZodApp): Promise<void> {
           201: orderAnswerSchema,
           ...errorAnswers(400, 401, 403, 413, 422, 429, 503),
           404: describedError(404, orderRefusedSchema.partial({ lines: true })),
-          409: describedError(409, orderRefusedSchema.partial({ lines: true })),
+          409: describedError(
+            409,
+            orderRefusedSchema.partial({ lines: true }).extend({
+              /** The customer's store credit balance, when the credit payment was short. */
+              balance: z.number().int().optional(),
+            }),
+          ),
         },
       },
     },

@@ -1,3 +1,4 @@
+import { COUNTER_MESSAGES, type Payment } from "../../../contract/counter.js";
 import type { OrderUpdate } from "../../../contract/events.js";
 import { ORDER_CANCELLED_REASON, ORDER_MESSAGES, orderReason } from "../../../contract/order-rules.js";
 import type { FailedLine, Order } from "../../../contract/orders.js";
@@ -6,7 +7,8 @@ import { AppError, badRequest, conflict, forbidden, notFound } from "../../app-e
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { withTransaction } from "../../db/tx.js";
-import { requirePermission } from "../../permissions.js";
+import { requireAccess, requirePermission } from "../../permissions.js";
+import { findCustomer, insertCreditEntry, insertOrderCounterParts, orderCounterParts } from "../counter/counter.repo.js";
 import { type CommittedProduct, stockChanged } from "../products/product-changes.js";
 import { applyQuantityChange } from "../products/products.repo.js";
 import { enqueueWebhookEvent } from "../webhooks/webhooks.repo.js";
@@ -32,6 +34,8 @@ export interface OrderInput {
   external_id: string;
   lines: Array<{ barcode?: string; product_id?: number; quantity: number; unit_price?: number | null }>;
   note?: string;
+  customer_id?: number;
+  payments?: Payment[];
 }
 
 export interface OrdersListInput {
@@ -77,6 +81,13 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[]): Order {
     cancelled_at: row.cancelledAt ? row.cancelledAt.toISOString() : null,
     cancelled_by: row.cancelledBy,
   };
+}
+
+/** The order with its counter sale's customer and payments, when it has any (the answers of POST and GET one, never events or webhooks). */
+async function withCounterParts(db: Db, order: Order): Promise<Order> {
+  const parts = await orderCounterParts(db, order.id);
+  if (parts.customerId === null && parts.payments.length === 0) return order;
+  return { ...order, customer_id: parts.customerId, payments: parts.payments };
 }
 
 function emitOrderUpdate(ctx: ServiceContext, type: OrderUpdate["type"], order: Order): void {
@@ -140,13 +151,20 @@ function orderTotal(lines: ResolvedLine[]): number | null {
 export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promise<{ order: Order; created: boolean }> {
   requirePermission(ctx, ...PLACE);
   requireChannel(ctx, input.channel);
+  // A customer's data and credit are the counter's: a token needs trade_ins:write too.
+  if (input.customer_id !== undefined && ctx.actor.token) requireAccess(ctx.actor, "canManageProducts", "trade_ins:write");
+  const credit = (input.payments ?? []).filter((p) => p.method === "credit").reduce((sum, p) => sum + p.amount, 0);
+  if (credit > 0 && input.customer_id === undefined) throw badRequest(COUNTER_MESSAGES.paymentsNeedCustomer);
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const lines = await resolveLines(tx, input.lines);
+    const total = orderTotal(lines);
+    if (input.payments && input.payments.reduce((sum, p) => sum + p.amount, 0) !== total) throw badRequest(COUNTER_MESSAGES.paymentsSum);
+    if (input.customer_id !== undefined && !(await findCustomer(tx, input.customer_id))) throw notFound(COUNTER_MESSAGES.customerNotFound);
     const inserted = await insertOrder(tx, {
       channel: input.channel,
       externalId: input.external_id,
       note: input.note ? input.note : null,
-      total: orderTotal(lines),
+      total,
       createdById: ctx.actor.id,
       createdBy: ctx.actor.username,
     });
@@ -155,7 +173,7 @@ export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promis
       if (!existing) throw new Error("order conflict without an order");
       const stored = (await orderLinesOf(tx, [existing.id])).get(existing.id) ?? [];
       if (!sameLines(lines, stored)) throw new AppError(422, ORDER_MESSAGES.differentLines);
-      return { order: toOrder(existing, stored), created: false };
+      return { order: await withCounterParts(tx, toOrder(existing, stored)), created: false };
     }
 
     const ids = [...new Set(lines.flatMap((l) => (l.productId !== undefined && l.productId <= MAX_ID ? [l.productId] : [])))].sort(
@@ -220,13 +238,34 @@ export async function placeOrder(ctx: ServiceContext, input: OrderInput): Promis
     });
     await insertOrderLines(tx, lineRows);
     const order = toOrder(inserted, lineRows);
+    if (input.customer_id !== undefined || input.payments) {
+      await insertOrderCounterParts(tx, inserted.id, input.customer_id ?? null, input.payments ?? []);
+    }
+    if (credit > 0 && input.customer_id !== undefined) {
+      // The credit part comes off the balance in the order's transaction: short, and the whole order (stock too) is refused.
+      const entry = await insertCreditEntry(tx, {
+        customerId: input.customer_id,
+        amount: -credit,
+        kind: "order",
+        reason: orderReason(input.channel, input.external_id),
+        orderId: inserted.id,
+        createdById: ctx.actor.id,
+        createdBy: ctx.actor.username,
+      });
+      if (!entry) {
+        const customer = await findCustomer(tx, input.customer_id);
+        const balance = customer?.balance ?? 0;
+        throw conflict(COUNTER_MESSAGES.creditShort(balance, credit), { balance });
+      }
+    }
     // The outbox, in the order's transaction (its lines' stock changes are written by the audit's trigger).
+    // Events and webhooks carry the order without its customer and payments.
     await enqueueWebhookEvent(tx, "order.created", { order });
     afterCommit(() => {
       stockChanged(ctx, { type: "quantity_changed", products: changed });
       emitOrderUpdate(ctx, "order_created", order);
     });
-    return { order, created: true };
+    return { order: input.customer_id !== undefined || input.payments ? await withCounterParts(tx, order) : order, created: true };
   });
 }
 
@@ -271,6 +310,21 @@ export async function cancelOrder(ctx: ServiceContext, id: number): Promise<Orde
       else failed.push({ index: line.line, barcode: line.barcode, requested: line.quantity, available: 0 });
     }
     if (failed.length > 0) throw conflict(ORDER_MESSAGES.cannotRestock(failed.length), { lines: failed });
+    // Store credit spent on the order goes back to the customer's ledger, in the same transaction.
+    const parts = await orderCounterParts(tx, id);
+    const spent = parts.payments.filter((p) => p.method === "credit").reduce((sum, p) => sum + p.amount, 0);
+    if (spent > 0 && parts.customerId !== null) {
+      const entry = await insertCreditEntry(tx, {
+        customerId: parts.customerId,
+        amount: spent,
+        kind: "order",
+        reason: ORDER_CANCELLED_REASON,
+        orderId: id,
+        createdById: ctx.actor.id,
+        createdBy: ctx.actor.username,
+      });
+      if (!entry) throw new Error("order cancel: credit refund refused");
+    }
     const order = toOrder(row, lines);
     await enqueueWebhookEvent(tx, "order.cancelled", { order });
     afterCommit(() => {
@@ -286,7 +340,7 @@ export async function getOrder(ctx: ServiceContext, id: number): Promise<Order> 
   const row = id > MAX_ID ? undefined : await findOrder(ctx.db, id);
   if (!row) throw notFound(ORDER_MESSAGES.notFound);
   requireChannel(ctx, row.channel);
-  return toOrder(row, (await orderLinesOf(ctx.db, [id])).get(id) ?? []);
+  return withCounterParts(ctx.db, toOrder(row, (await orderLinesOf(ctx.db, [id])).get(id) ?? []));
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
