@@ -1,5 +1,5 @@
 import { useQueries } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { MarketQuote, MarketQuotesAnswer } from "../../contract/market-views";
 import { apiFetch } from "./http";
 import { queryKeys } from "./query-client";
@@ -13,6 +13,12 @@ import { queryKeys } from "./query-client";
  * pages, so scrolling asks once per page, and a page seen again within a minute is not asked again.
  */
 export const MARKET_QUOTES_PAGE = 50;
+
+/**
+ * Rows in view asked for only once they have stayed this long: a fast scroll or a word typed in
+ * the search passes many pages, and only where it stops is asked (a page known already shows at once).
+ */
+export const QUOTES_SETTLE_MS = 250;
 
 /** Market prices move at most daily; a page is asked again after this, on a focus of the window, or when a feed's run finishes here. */
 const QUOTES_STALE_MS = 60_000;
@@ -30,12 +36,21 @@ export type MarketCell = MarketQuote | null | "failed" | undefined;
  * page's product ids, in order; see MARKET_QUOTES_PAGE). Answers a lookup by product id.
  */
 export function useMarketQuotes(pages: ReadonlyArray<readonly number[]>): (productId: number) => MarketCell {
+  const shown = pages.map((ids) => ids.join(",")).join("|");
+  // The pages in view as they were QUOTES_SETTLE_MS ago; the first ones at once.
+  const [settled, setSettled] = useState(shown);
+  useEffect(() => {
+    if (shown === settled) return;
+    const wait = setTimeout(() => setSettled(shown), QUOTES_SETTLE_MS);
+    return () => clearTimeout(wait);
+  }, [shown, settled]);
   const results = useQueries({
     queries: pages.map((ids) => ({
       queryKey: [...queryKeys.marketQuotes, ids.join(",")],
       queryFn: ({ signal }: { signal: AbortSignal }) => getMarketQuotes(ids, signal),
       staleTime: QUOTES_STALE_MS,
-      enabled: ids.length > 0,
+      // Not asked before the view settles; an answer kept from before shows meanwhile.
+      enabled: ids.length > 0 && shown === settled,
     })),
   });
   // A new lookup only when a page or an answer changed (each answer's time tells).

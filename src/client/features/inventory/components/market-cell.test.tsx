@@ -87,6 +87,38 @@ describe("the market price beside a row's price", () => {
     }
   });
 
+  it("asks only for where the view settles: pages passed on the way are not asked for; a page known shows at once", async () => {
+    const app = routes({
+      "GET /api/prices/market": (req) => {
+        const ids = (req.query.get("ids") ?? "").split(",").map(Number);
+        return [200, { quotes: ids.map((id) => quote(id, id * 100)) }];
+      },
+    });
+    const server = await startTestServer(app.handle);
+    try {
+      const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      const view = (pages: number[][]) => (
+        <QueryClientProvider client={queryClient}>
+          <Rows pages={pages} />
+        </QueryClientProvider>
+      );
+      const { rerender } = render(view([[1]]));
+      await waitFor(() => expect(row(1)).toHaveTextContent("$1.00today"), SLOW);
+      // A fast scroll: three pages in a moment, then it stops on the last.
+      rerender(view([[2]]));
+      rerender(view([[3]]));
+      rerender(view([[4]]));
+      await waitFor(() => expect(row(4)).toHaveTextContent("$4.00today"), SLOW);
+      // Back to the first: known, shown without asking again.
+      rerender(view([[1]]));
+      expect(row(1)).toHaveTextContent("$1.00today");
+      const asked = app.seen.filter((r) => r.path === "/api/prices/market").map((r) => r.query.get("ids"));
+      expect(asked).toEqual(["1", "4"]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("says when the market prices could not be loaded", async () => {
     const server = await startTestServer(routes({ "GET /api/prices/market": () => [500, { error: "Database unavailable" }] }).handle);
     try {
