@@ -4,7 +4,7 @@ import type { QuantityAuditEntry } from "../../../contract/audit.js";
 import type { BuySettingsAnswer, CreditLedger, Customer, CustomerDetail, TradeIn, TradeInBody } from "../../../contract/counter.js";
 import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
-import { creditEntries, marketPrices, priceFeeds, products, tradeIns } from "../../db/schema.js";
+import { creditEntries, marketPrices, priceFeeds, products, tradeIns, webhookDeliveries } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { caller, newBarcode, recordEvents, snapshot } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
@@ -20,7 +20,8 @@ async function signIn(role: Role) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // A webhook to a closed port here: its deliveries are written (and fail to send), which is what is looked at.
+  t = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: ["127.0.0.1"] });
   manager = await signIn("manager");
   inventory = await signIn("inventory");
   streamer = await signIn("streamer");
@@ -241,6 +242,32 @@ describe("accepting a trade-in", () => {
     expect((await inventory.post(`/api/trade-ins/${empty.id}/accept`)).statusCode).toBe(409);
     expect((await inventory.get(`/api/trade-ins?status=void`)).json<TradeIn[]>().map((x) => x.id)).toContain(empty.id);
     expect((await productRow(p.id))?.quantityOnHand).toBe(0);
+  });
+});
+
+describe("webhooks and live events", () => {
+  it("an accepted trade-in is a stock change like any other: its webhooks are written in its transaction, none names the customer", async () => {
+    const hook = await manager.post("/api/webhooks", {
+      url: "http://127.0.0.1:9/hook",
+      events: ["inventory.quantity_changed", "product.updated"],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const webhookId = hook.json<{ webhook: { id: number } }>().webhook.id;
+    try {
+      const res = await inventory.post("/api/customers", { name: "Wendy Webhook", email: "wendy@example.com" });
+      const customer = res.json<{ customer: Customer }>().customer;
+      const p = await priced(1000, { quantity_on_hand: 1, cost: 100 });
+      const d = await draft({ customer_id: customer.id, payout: "credit", lines: [{ product_id: p.id, quantity: 1 }] });
+      const rec = recordEvents(t.app);
+      expect((await inventory.post(`/api/trade-ins/${d.id}/accept`)).statusCode).toBe(200);
+      rec.stop();
+      const rows = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.productId, p.id));
+      expect(rows.filter((r) => r.webhookId === webhookId).map((r) => r.type)).toEqual(["inventory.quantity_changed", "product.updated"]);
+      expect(JSON.stringify(rows.map((r) => r.data))).toContain(`Trade-in #${d.number}`);
+      expect(JSON.stringify([rows.map((r) => r.data), rec.events])).not.toMatch(/Wendy|wendy@example/);
+    } finally {
+      await manager.delete(`/api/webhooks/${webhookId}`);
+    }
   });
 });
 
