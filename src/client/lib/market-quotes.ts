@@ -1,4 +1,4 @@
-import { useQueries } from "@tanstack/react-query";
+import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import type { MarketQuote, MarketQuotesAnswer } from "../../contract/market-views";
 import { apiFetch } from "./http";
@@ -53,15 +53,22 @@ export function useMarketQuotes(pages: ReadonlyArray<readonly number[]>): (produ
       enabled: ids.length > 0 && shown === settled,
     })),
   });
+  const queryClient = useQueryClient();
   // A new lookup only when a page or an answer changed (each answer's time tells).
   const stamp = results.map((r) => `${r.dataUpdatedAt}:${r.isError}`).join(",");
   // biome-ignore lint/correctness/useExhaustiveDependencies: `stamp` stands for the answers
   return useMemo(() => {
     const known = new Map<number, MarketQuote | null | "failed">();
+    // What other pages answered (the rows before a search narrowed them, say) shows until this page's own answer.
+    for (const [key, answer] of queryClient.getQueriesData<MarketQuotesAnswer>({ queryKey: queryKeys.marketQuotes })) {
+      if (!answer || typeof key[1] !== "string") continue;
+      for (const id of key[1].split(",")) known.set(Number(id), null);
+      for (const quote of answer.quotes) known.set(quote.product_id, quote);
+    }
     pages.forEach((ids, i) => {
       const answer = results[i]?.data;
       if (!answer) {
-        if (results[i]?.isError) for (const id of ids) known.set(id, "failed");
+        if (results[i]?.isError) for (const id of ids) if (!known.has(id)) known.set(id, "failed");
         return;
       }
       for (const id of ids) known.set(id, null);

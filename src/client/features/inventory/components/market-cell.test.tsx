@@ -112,8 +112,13 @@ describe("the market price beside a row's price", () => {
       // Back to the first: known, shown without asking again.
       rerender(view([[1]]));
       expect(row(1)).toHaveTextContent("$1.00today");
+      // A page of rows known from other pages (a search narrowing the rows) shows them at once, then asks for itself.
+      rerender(view([[4, 1]]));
+      expect(row(4)).toHaveTextContent("$4.00today");
+      expect(row(1)).toHaveTextContent("$1.00today");
+      await waitFor(() => expect(app.seen.filter((r) => r.path === "/api/prices/market")).toHaveLength(3), SLOW);
       const asked = app.seen.filter((r) => r.path === "/api/prices/market").map((r) => r.query.get("ids"));
-      expect(asked).toEqual(["1", "4"]);
+      expect(asked).toEqual(["1", "4", "4,1"]);
     } finally {
       await server.close();
     }
