@@ -141,7 +141,7 @@ for (const theme of ["light", "dark"] as const) {
 
 test("where people look: the market price beside the price in the inventory (laptop and phone), the products priced under market with a link to each, an unmatched product linked to its printing, and the stock at market in Reports", async ({
   page,
-}) => {
+}, testInfo) => {
   const manager = await createUser(api, "manager");
   // Under market by $8,999 a unit, 5 in stock: near the top of the shop's list.
   const under = await cardWithScryfallId({ price: 100, quantity_on_hand: 5 });
@@ -165,6 +165,7 @@ test("where people look: the market price beside the price in the inventory (lap
   // Priced under market: the gap and the money at stake; the name links to the product's address.
   const row = page.getByTestId("prices-under-market").getByTestId("under-market-row").filter({ hasText: under.product.product_name });
   await expect(row.getByRole("cell")).toHaveText(["$1.00", "$9,000.00seen today", "$8,999.00100%", "5", "$44,995.00"]);
+  await page.screenshot({ path: testInfo.outputPath("prices-laptop.png"), fullPage: true });
   const link = row.getByRole("link", { name: under.product.product_name });
   await expect(link).toHaveAttribute("href", `/inventory/products/${under.product.id}`);
   await link.click();
@@ -190,6 +191,9 @@ test("where people look: the market price beside the price in the inventory (lap
   await page.keyboard.press("Enter");
   await expect(dialog).toHaveCount(0);
   await expect(looseRow).toContainText("Linked: priced at the feed's next run");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("prices-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
   const linked = await (await api.get(`/api/products/${loose.id}/market-prices`)).json();
   expect(linked.ids).toMatchObject({ scryfall_id: printing, finish: "normal" });
 
@@ -197,6 +201,7 @@ test("where people look: the market price beside the price in the inventory (lap
   await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Full Inventory" }).click();
   await page.getByRole("searchbox", { name: "Search products" }).fill(under.product.product_name);
   await expect(productRow(page, under.product).getByTestId("market-cell")).toHaveText("$9,000.00today");
+  await page.screenshot({ path: testInfo.outputPath("inventory-market-laptop.png") });
   await expect(page.getByRole("columnheader", { name: "Market" })).toBeVisible();
   // ...and under the price on a phone's table.
   await page.setViewportSize({ width: 390, height: 844 });
