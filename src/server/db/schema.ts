@@ -210,6 +210,8 @@ export const quantityAudit = pgTable(
      * sales are summed from (rows from before 0011 filled in by 0012 from the product audit).
      */
     unitPrice: integer("unit_price"),
+    /** The stock take whose approval made this change (migration 0024), else NULL. */
+    stockTakeId: integer("stock_take_id").references(() => stockTakes.id, { onDelete: "set null" }),
   },
   (t) => [
     index("quantity_audit_time_idx").on(t.timestamp.desc(), t.id.desc()),
@@ -217,6 +219,8 @@ export const quantityAudit = pgTable(
     index("quantity_audit_user_idx").on(t.userId),
     index("quantity_audit_show_idx").on(t.showId, t.id),
     index("quantity_audit_order_idx").on(t.orderId).where(sql`${t.orderId} is not null`),
+    // A product's changes after a stock take's first scan of it (its audit position, stock_take_lines.base_audit_id).
+    index("quantity_audit_product_id_idx").on(t.productId, t.id),
     // Reports (migration 0012): the sale taps (reports.repo.ts SALE_TAP) by time, covering what
     // the sales series sums, and by product for the last sale of each product.
     index("quantity_audit_sale_time_idx")
@@ -919,4 +923,93 @@ export const orderPayments = pgTable(
     check("order_payments_method_check", sql`${t.method} in ('cash', 'card', 'credit')`),
     check("order_payments_amount_check", sql`${t.amount} >= 0`),
   ],
+);
+
+/**
+ * Locations the shop keeps (issue 41, migration 0024). Products keep their free-text `location`;
+ * a product is in a location when its text is the location's name (trimmed, any case).
+ */
+export const locations = pgTable(
+  "locations",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("locations_name_idx").on(sql`lower(${t.name})`)],
+);
+
+/** A count session: some locations (`location_ids`) or the whole shop (NULL). Its number is its id. */
+export const stockTakes = pgTable(
+  "stock_takes",
+  {
+    id: serial("id").primaryKey(),
+    status: text("status", { enum: ["counting", "review", "approved", "cancelled"] })
+      .notNull()
+      .default("counting"),
+    locationIds: jsonb("location_ids").$type<number[] | null>(),
+    startedById: integer("started_by_id").references(() => users.id, { onDelete: "set null" }),
+    startedBy: text("started_by").notNull(),
+    startedAt: ts("started_at").notNull().defaultNow(),
+    finishedAt: ts("finished_at"),
+    approvedBy: text("approved_by"),
+  },
+  (t) => [
+    index("stock_takes_started_idx").on(t.startedAt.desc(), t.id.desc()),
+    check("stock_takes_status_check", sql`${t.status} in ('counting', 'review', 'approved', 'cancelled')`),
+  ],
+);
+
+/** Every scan as sent, once per client_scan_id in a session (an offline queue's replay), with what it found. */
+export const stockTakeScans = pgTable(
+  "stock_take_scans",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    stockTakeId: integer("stock_take_id")
+      .notNull()
+      .references(() => stockTakes.id, { onDelete: "cascade" }),
+    clientScanId: text("client_scan_id").notNull(),
+    barcode: text("barcode").notNull(),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    locationId: integer("location_id").references(() => locations.id, { onDelete: "set null" }),
+    quantity: integer("quantity").notNull(),
+    device: text("device"),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    userName: text("user_name").notNull(),
+    scannedAt: ts("scanned_at").notNull().defaultNow(),
+    /** The answer it was given (replayed as it was): found, new_to_location, unknown or already_counted. */
+    result: text("result"),
+    countBefore: integer("count_before").notNull().default(0),
+    countedAfter: integer("counted_after").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("stock_take_scans_client_idx").on(t.stockTakeId, t.clientScanId),
+    index("stock_take_scans_product_idx").on(t.stockTakeId, t.productId),
+    check("stock_take_scans_quantity_check", sql`${t.quantity} > 0`),
+  ],
+);
+
+/**
+ * One row per product counted in a session: its stock and audit position when first counted
+ * (taken under the product's row lock), the counted sum, and once approved what was applied.
+ */
+export const stockTakeLines = pgTable(
+  "stock_take_lines",
+  {
+    stockTakeId: integer("stock_take_id")
+      .notNull()
+      .references(() => stockTakes.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    baseQuantity: integer("base_quantity").notNull(),
+    /** The product's last quantity_audit id when first counted: later changes move the expected figure. */
+    baseAuditId: bigint("base_audit_id", { mode: "number" }).notNull(),
+    counted: integer("counted").notNull().default(0),
+    firstScannedAt: ts("first_scanned_at").notNull().defaultNow(),
+    /** Set when approved: the expected figure then, and the change applied (NULL: left out of the approval). */
+    approvedExpected: integer("approved_expected"),
+    applied: integer("applied"),
+  },
+  (t) => [primaryKey({ columns: [t.stockTakeId, t.productId] }), index("stock_take_lines_product_idx").on(t.productId)],
 );
