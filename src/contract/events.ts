@@ -4,6 +4,7 @@ import type { Role } from "./permissions.js";
 import type { Product } from "./products.js";
 import type { ShowEventType } from "./show-rules.js";
 import type { Show } from "./shows.js";
+import type { StockTakeUpdate } from "./stock-takes.js";
 
 export interface OnlineUser {
   username: string;
@@ -87,6 +88,8 @@ export interface ServerToClientEvents {
   order_update: (payload: OrderUpdate) => void;
   /** A product reached its reorder point (managers and super administrators only). */
   low_stock: (payload: LowStockEvent) => void;
+  /** A stock take started, got scans, finished counting, was approved or cancelled (those who may count). */
+  stock_take_update: (payload: StockTakeUpdate) => void;
 }
 
 export interface ClientToServerEvents {

@@ -11,6 +11,7 @@ export const TOKEN_SCOPES = [
   "reports:read",
   "prices:write",
   "trade_ins:write",
+  "stock_takes:write",
 ] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
@@ -23,6 +24,7 @@ export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = {
   "reports:read": "Read reports (sales, stock value, reorder list)",
   "prices:write": "Market prices: feeds, repricing rules and proposals",
   "trade_ins:write": "The counter: customers, store credit and trade-ins",
+  "stock_takes:write": "Stock takes: locations, counting (a handheld scanner) and, for managers, approving",
 };
 
 /**
@@ -40,6 +42,7 @@ export const SCOPE_PERMISSIONS: Record<TokenScope, ServerPermission | null> = {
   "reports:read": "canViewAudit",
   "prices:write": "canManageIntegrations",
   "trade_ins:write": "canManageProducts",
+  "stock_takes:write": "canManageProducts",
 };
 
 /** Whether a maker of this role may lend the scope to a token. */

@@ -27,6 +27,7 @@ import { ReportsJob } from "./modules/reports/reports-job.js";
 import { Sessions } from "./modules/sessions/sessions.service.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { showsRoutes } from "./modules/shows/shows.routes.js";
+import { stockTakesRoutes } from "./modules/stock-takes/stock-takes.routes.js";
 import { ApiTokens } from "./modules/tokens/api-tokens.js";
 import { tokensRoutes } from "./modules/tokens/tokens.routes.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
@@ -217,6 +218,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await showsRoutes(zapp);
       await tokensRoutes(zapp);
       await ordersRoutes(zapp);
+      await stockTakesRoutes(zapp);
       await reportsRoutes(zapp);
       await webhooksRoutes(zapp);
       await pricesRoutes(zapp);

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { InventoryUpdate, LowStockEvent, OrderUpdate, ShowUpdate } from "../contract/events.js";
+import type { StockTakeUpdate } from "../contract/stock-takes.js";
 
 /**
  * In-process events that services raise after a commit. The realtime plugin turns them into
@@ -13,6 +14,8 @@ export interface ServerEvents {
   order_update: [OrderUpdate];
   /** A change took a product to or under its reorder point. */
   low_stock: [LowStockEvent];
+  /** A stock take started, got scans, finished counting, was approved or cancelled. */
+  stock_take_update: [StockTakeUpdate];
   /** A user's sessions were ended (disabled or password reset): drop their live connections. */
   user_revoked: [{ userId: number; reason: "account_disabled" | "password_reset" }];
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InventoryUpdate, LowStockEvent, OrderUpdate, ShowUpdate } from "../../contract/events.js";
 import { ROLES, type Role } from "../../contract/permissions.js";
 import type { Product } from "../../contract/products.js";
+import type { StockTakeUpdate } from "../../contract/stock-takes.js";
 import { signedIn } from "../test/factories.js";
 import { caller, newBarcode } from "../test/product-calls.js";
 import { TestSocket } from "../test/socket-client.js";
@@ -158,6 +159,33 @@ describe("live events reach only those who may read them", () => {
     const readers = await readersOf("/api/reports/reorder");
     expect(readers).toEqual(["super_admin", "manager", "inventory"]);
     for (const role of heard) expect(readers).toContain(role);
+  });
+
+  it("stock_take_update: those who may count (inventory users, managers, super administrators); never a streamer", async () => {
+    const product = await api.manager.create({ quantity_on_hand: 2 });
+    let sessionId = 0;
+    const startedBy = await heardBy<StockTakeUpdate>(
+      "stock_take_update",
+      (e) => e.type === "stock_take_started" && e.stock_take.id === sessionId,
+      async () => {
+        const res = await api.inventory.post("/api/stock-takes", { scope: { whole_shop: true } });
+        expect(res.statusCode, res.body).toBe(201);
+        sessionId = res.json<{ stock_take: { id: number } }>().stock_take.id;
+      },
+    );
+    expect(startedBy).toEqual(["super_admin", "manager", "inventory"]);
+    const scannedBy = await heardBy<StockTakeUpdate>(
+      "stock_take_update",
+      (e) => e.type === "stock_take_scanned" && e.stock_take.id === sessionId && e.scans?.[0]?.product_id === product.id,
+      async () => {
+        const res = await api.manager.post(`/api/stock-takes/${sessionId}/scans`, {
+          scans: [{ client_scan_id: "a1", barcode: product.barcode }],
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      },
+    );
+    expect(scannedBy).toEqual(startedBy);
+    expect(startedBy).toEqual(await readersOf(`/api/stock-takes/${sessionId}`));
   });
 
   it("a socket that never authenticated hears none of them", () => {

@@ -185,6 +185,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     show_update: (e) => to("show_update").emit("show_update", e),
     order_update: (e) => to("order_update").emit("order_update", e),
     low_stock: (e) => to("low_stock").emit("low_stock", e),
+    stock_take_update: (e) => to("stock_take_update").emit("stock_take_update", e),
   };
   const relayed = Object.entries(relays) as Array<[BroadcastEvent, (payload: unknown) => void]>;
   for (const [event, send] of relayed) app.events.on(event, send);

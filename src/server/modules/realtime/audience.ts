@@ -3,7 +3,7 @@ import { hearsLowStock } from "../../../contract/report-rules.js";
 import type { ServerPermission } from "../../permissions.js";
 
 /** The bus events (server/events.ts) the realtime plugin sends on to sockets; `user_revoked` stays in the server. */
-export type BroadcastEvent = "inventory_update" | "show_update" | "order_update" | "low_stock";
+export type BroadcastEvent = "inventory_update" | "show_update" | "order_update" | "low_stock" | "stock_take_update";
 
 /**
  * Who may hear each event: the permission of the GET route that answers the same data, so a
@@ -20,6 +20,8 @@ export const EVENT_PERMISSIONS: Record<BroadcastEvent, ServerPermission | "signe
   order_update: "canManageIntegrations",
   /** GET /api/reports/reorder. */
   low_stock: "canViewAudit",
+  /** GET /api/stock-takes/{id} (who may count: scans merged live on every counting device). */
+  stock_take_update: "canManageProducts",
 };
 
 /** Events that go to fewer roles than may read them: `low_stock` is the managers' toast (contract/report-rules.ts). */

@@ -166,6 +166,10 @@ const calls: Record<
     { ok: 200, call: (api) => api.get("/api/customers") },
     { ok: 200, call: (api) => api.get("/api/trade-ins") },
   ],
+  "stock_takes:write": [
+    { ok: 200, call: (api) => api.get("/api/stock-takes") },
+    { ok: 200, call: (api) => api.get("/api/locations") },
+  ],
 };
 
 describe("a token's scopes", () => {
@@ -377,7 +381,10 @@ describe("a maker whose role drops keeps only the scopes the new role allows", (
 
   /** The scopes each lower role keeps (the contract's table, written out). */
   const keeps: Array<[Role, TokenScope[]]> = [
-    ["inventory", ["products:read", "quantity:write", "products:write", "audit:read", "reports:read", "trade_ins:write"]],
+    [
+      "inventory",
+      ["products:read", "quantity:write", "products:write", "audit:read", "reports:read", "trade_ins:write", "stock_takes:write"],
+    ],
     ["streamer", ["products:read", "quantity:write"]],
   ];
   for (const [role, kept] of keeps) {

@@ -1,0 +1,379 @@
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { gtinKey } from "../../../contract/gtin.js";
+import type { StockTakeStatus } from "../../../contract/stock-takes.js";
+import type { Db } from "../../db/client.js";
+import { locations, products, quantityAudit, stockTakeLines, stockTakeScans, stockTakes } from "../../db/schema.js";
+import { rowsOf } from "../../db/sql.js";
+
+/** The stock takes' statements (migration 0024): locations, sessions, scans and lines. */
+
+export type LocationRow = typeof locations.$inferSelect;
+export type StockTakeRow = typeof stockTakes.$inferSelect & { scans: number };
+export type ScanRow = typeof stockTakeScans.$inferSelect;
+
+/** A product and its location "belong together" when the texts match trimmed, in any case. */
+const sameLocation = (a: ReturnType<typeof sql>, b: ReturnType<typeof sql>) => sql`lower(btrim(${a})) = lower(btrim(${b}))`;
+
+// Locations ------------------------------------------------------------------------------------
+
+export async function listLocations(db: Db): Promise<LocationRow[]> {
+  return db
+    .select()
+    .from(locations)
+    .orderBy(asc(sql`lower(${locations.name})`), asc(locations.id));
+}
+
+export async function findLocations(db: Db, ids: number[]): Promise<LocationRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(locations).where(inArray(locations.id, ids));
+}
+
+/** The new location, or undefined when one of that name (any case) exists. */
+export async function insertLocation(db: Db, name: string): Promise<LocationRow | undefined> {
+  const [row] = await db.insert(locations).values({ name }).onConflictDoNothing().returning();
+  return row;
+}
+
+/** A location for every distinct product `location` text (trimmed; one per name in any case) not yet a location. */
+export async function insertLocationsFromProducts(db: Db): Promise<LocationRow[]> {
+  const result = await db.execute(sql`
+    insert into locations (name)
+    select distinct on (lower(btrim(p.location))) btrim(p.location)
+      from products p
+      where p.location is not null and btrim(p.location) <> ''
+      order by lower(btrim(p.location)), btrim(p.location)
+    on conflict do nothing
+    returning id, name, created_at as "createdAt"`);
+  return rowsOf<{ id: number; name: string; createdAt: Date | string }>(result).map((r) => ({
+    id: r.id,
+    name: r.name,
+    createdAt: new Date(r.createdAt),
+  }));
+}
+
+// Sessions -------------------------------------------------------------------------------------
+
+const scanCount = sql<number>`(select count(*) from ${stockTakeScans} where ${stockTakeScans.stockTakeId} = ${stockTakes.id})`.mapWith(
+  Number,
+);
+
+export async function insertStockTake(
+  db: Db,
+  values: { locationIds: number[] | null; startedById: number; startedBy: string },
+): Promise<StockTakeRow> {
+  const [row] = await db.insert(stockTakes).values(values).returning();
+  if (!row) throw new Error("stock take insert answered nothing");
+  return { ...row, scans: 0 };
+}
+
+export async function findStockTake(db: Db, id: number): Promise<StockTakeRow | undefined> {
+  const [row] = await db
+    .select({ ...stockTakeColumns(), scans: scanCount })
+    .from(stockTakes)
+    .where(eq(stockTakes.id, id));
+  return row;
+}
+
+function stockTakeColumns() {
+  return {
+    id: stockTakes.id,
+    status: stockTakes.status,
+    locationIds: stockTakes.locationIds,
+    startedById: stockTakes.startedById,
+    startedBy: stockTakes.startedBy,
+    startedAt: stockTakes.startedAt,
+    finishedAt: stockTakes.finishedAt,
+    approvedBy: stockTakes.approvedBy,
+  };
+}
+
+export async function listStockTakes(db: Db, query: { status?: StockTakeStatus; limit: number; offset: number }): Promise<StockTakeRow[]> {
+  return db
+    .select({ ...stockTakeColumns(), scans: scanCount })
+    .from(stockTakes)
+    .where(query.status ? eq(stockTakes.status, query.status) : undefined)
+    .orderBy(desc(stockTakes.startedAt), desc(stockTakes.id))
+    .limit(query.limit)
+    .offset(query.offset);
+}
+
+/**
+ * The session's status under a lock until the end of the transaction: FOR SHARE for a scan (many
+ * devices at once), FOR UPDATE for an approval or a cancel (which wait for the scans in flight, and
+ * which the scans after them wait for, then find the session finished).
+ */
+export async function lockStockTake(db: Db, id: number, mode: "share" | "update"): Promise<StockTakeStatus | undefined> {
+  const [row] = await db
+    .select({ status: stockTakes.status })
+    .from(stockTakes)
+    .where(eq(stockTakes.id, id))
+    .for(mode === "share" ? "share" : "update");
+  return row?.status;
+}
+
+export async function setStockTakeStatus(db: Db, id: number, status: StockTakeStatus, approvedBy: string | null = null): Promise<void> {
+  const finished = status === "approved" || status === "cancelled";
+  await db
+    .update(stockTakes)
+    .set({ status, ...(finished ? { finishedAt: new Date() } : {}), ...(approvedBy ? { approvedBy } : {}) })
+    .where(eq(stockTakes.id, id));
+}
+
+// Scans ----------------------------------------------------------------------------------------
+
+export interface ScannedProduct {
+  id: number;
+  productName: string;
+  location: string | null;
+}
+
+/**
+ * The product a scanned barcode names (the exact barcode first, else another form of its GTIN),
+ * locked FOR SHARE until the end of the transaction: no stock change to it commits between this
+ * and the line's first-scan snapshot (recordCount), and two devices' scans may hold it together.
+ */
+export async function findAndShareLockProduct(db: Db, barcode: string): Promise<ScannedProduct | undefined> {
+  const [row] = await db
+    .select({ id: products.id, productName: products.productName, location: products.location })
+    .from(products)
+    .where(or(eq(products.barcodeKey, gtinKey(barcode)), eq(products.barcode, barcode)))
+    .orderBy(sql`${products.barcode} = ${barcode} desc`)
+    .limit(1)
+    .for("share");
+  return row;
+}
+
+/**
+ * The scan, unless this session has one with its client_scan_id: then nothing (undefined). A
+ * concurrent insert of the same id waits on the unique index until the first commits.
+ */
+export async function insertScan(db: Db, values: typeof stockTakeScans.$inferInsert): Promise<ScanRow | undefined> {
+  const [row] = await db.insert(stockTakeScans).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function findScan(db: Db, stockTakeId: number, clientScanId: string): Promise<ScanRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(stockTakeScans)
+    .where(and(eq(stockTakeScans.stockTakeId, stockTakeId), eq(stockTakeScans.clientScanId, clientScanId)));
+  return row;
+}
+
+export async function setScanAnswer(
+  db: Db,
+  id: number,
+  answer: { result: string; countBefore: number; countedAfter: number },
+): Promise<void> {
+  await db.update(stockTakeScans).set(answer).where(eq(stockTakeScans.id, id));
+}
+
+/**
+ * Adds `quantity` to the product's line and answers the line's count after it. The first scan
+ * creates the line with the product's stock and its last quantity audit id as they are now: this
+ * statement runs after findAndShareLockProduct took the row lock, so it sees every change that
+ * committed before (READ COMMITTED: a new statement, a new snapshot) and none can commit until
+ * this transaction ends; every later change gets a higher audit id. Two devices' first scans at
+ * once both insert; the second waits on the primary key and adds its quantity to the first's line.
+ */
+export async function recordCount(db: Db, stockTakeId: number, productId: number, quantity: number): Promise<number> {
+  const result = await db.execute(sql`
+    insert into stock_take_lines (stock_take_id, product_id, base_quantity, base_audit_id, counted)
+    select ${stockTakeId}, p.id, p.quantity_on_hand,
+           coalesce((select max(q.id) from quantity_audit q where q.product_id = p.id), 0), ${quantity}
+      from products p where p.id = ${productId}
+    on conflict (stock_take_id, product_id) do update set counted = stock_take_lines.counted + excluded.counted
+    returning counted`);
+  const [row] = rowsOf<{ counted: number }>(result);
+  if (!row) throw new Error("stock take line answered nothing");
+  return Number(row.counted);
+}
+
+/** The quantity counted so far of a barcode the catalogue does not know, in this session. */
+export async function unknownCounted(db: Db, stockTakeId: number, barcode: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${stockTakeScans.quantity}), 0)`.mapWith(Number) })
+    .from(stockTakeScans)
+    .where(and(eq(stockTakeScans.stockTakeId, stockTakeId), eq(stockTakeScans.barcode, barcode), sql`${stockTakeScans.productId} is null`));
+  return row?.n ?? 0;
+}
+
+// Review and approval ----------------------------------------------------------------------------
+
+export interface LineRow {
+  productId: number;
+  barcode: string;
+  name: string;
+  location: string | null;
+  isActive: boolean;
+  cost: number | null;
+  price: number | null;
+  counted: number;
+  /** Stock at the first scan plus every change to it since, but this session's own approval. */
+  expected: number;
+  /** The product's stock now. */
+  quantity: number;
+  approvedExpected: number | null;
+  applied: number | null;
+  /** Names of the locations it was scanned in ("" for scans without one). */
+  foundIn: string[];
+  scanned: boolean;
+}
+
+interface RawLine {
+  product_id: number;
+  barcode: string;
+  name: string;
+  location: string | null;
+  is_active: boolean;
+  cost: number | null;
+  price: number | null;
+  counted: number;
+  expected: number | string;
+  quantity: number;
+  approved_expected: number | null;
+  applied: number | null;
+  found_in: string[] | string | null;
+}
+
+function toLine(r: RawLine, scanned: boolean): LineRow {
+  const foundIn = r.found_in === null ? [] : typeof r.found_in === "string" ? (JSON.parse(r.found_in) as string[]) : r.found_in;
+  return {
+    productId: r.product_id,
+    barcode: r.barcode,
+    name: r.name,
+    location: r.location,
+    isActive: r.is_active,
+    cost: r.cost,
+    price: r.price,
+    counted: Number(r.counted),
+    expected: Number(r.expected),
+    quantity: Number(r.quantity),
+    approvedExpected: r.approved_expected,
+    applied: r.applied,
+    foundIn: [...foundIn].sort(),
+    scanned,
+  };
+}
+
+const foundInOf = (stockTakeId: number) => sql`(
+  select json_agg(distinct coalesce(loc.name, ''))
+    from stock_take_scans s left join locations loc on loc.id = s.location_id
+    where s.stock_take_id = ${stockTakeId} and s.product_id = l.product_id)`;
+
+/**
+ * The session's lines (of these products, when given): expected is the stock at the first scan
+ * plus the sum of the product's quantity audit changes after the first scan's audit position,
+ * leaving out the changes this session's approval made.
+ */
+export async function linesOf(db: Db, stockTakeId: number, productIds?: number[]): Promise<LineRow[]> {
+  if (productIds && productIds.length === 0) return [];
+  const only = productIds ? sql`and l.product_id in (select json_array_elements_text(${JSON.stringify(productIds)}::json)::int)` : sql``;
+  const result = await db.execute(sql`
+    select l.product_id, p.barcode, p.product_name as name, p.location, p.is_active, p.cost, p.price, l.counted,
+           l.base_quantity + coalesce((
+             select sum(q.quantity_change) from quantity_audit q
+              where q.product_id = l.product_id and q.id > l.base_audit_id
+                and q.stock_take_id is distinct from l.stock_take_id), 0) as expected,
+           p.quantity_on_hand as quantity, l.approved_expected, l.applied, ${foundInOf(stockTakeId)} as found_in
+      from stock_take_lines l join products p on p.id = l.product_id
+     where l.stock_take_id = ${stockTakeId} ${only}
+     order by p.product_name, p.id`);
+  return rowsOf<RawLine>(result).map((r) => toLine(r, true));
+}
+
+/**
+ * Products the session's scope expects that were never scanned: active, with stock, in one of
+ * these locations (their `location` text is a location's name) or anywhere (null: the whole shop).
+ * Their expected figure is their stock now.
+ */
+export async function missingOf(db: Db, stockTakeId: number, locationIds: number[] | null, productIds?: number[]): Promise<LineRow[]> {
+  if (productIds && productIds.length === 0) return [];
+  const inScope =
+    locationIds === null
+      ? sql``
+      : sql`and exists (select 1 from locations loc where loc.id in (select json_array_elements_text(${JSON.stringify(locationIds)}::json)::int)
+                     and ${sameLocation(sql`loc.name`, sql`p.location`)})`;
+  const only = productIds ? sql`and p.id in (select json_array_elements_text(${JSON.stringify(productIds)}::json)::int)` : sql``;
+  const result = await db.execute(sql`
+    select p.id as product_id, p.barcode, p.product_name as name, p.location, p.is_active, p.cost, p.price, 0 as counted,
+           p.quantity_on_hand as expected, p.quantity_on_hand as quantity, null as approved_expected, null as applied, null as found_in
+      from products p
+     where p.is_active and p.quantity_on_hand > 0 ${inScope} ${only}
+       and not exists (select 1 from stock_take_lines l where l.stock_take_id = ${stockTakeId} and l.product_id = p.id)
+     order by p.product_name, p.id`);
+  return rowsOf<RawLine>(result).map((r) => toLine(r, false));
+}
+
+export interface UnknownRow {
+  barcode: string;
+  counted: number;
+  foundIn: string[];
+}
+
+/** Barcodes scanned in the session that named no product, with their counts. */
+export async function unknownScansOf(db: Db, stockTakeId: number): Promise<UnknownRow[]> {
+  const result = await db.execute(sql`
+    select s.barcode, sum(s.quantity)::int as counted, json_agg(distinct coalesce(loc.name, '')) as found_in
+      from stock_take_scans s left join locations loc on loc.id = s.location_id
+     where s.stock_take_id = ${stockTakeId} and s.product_id is null
+     group by s.barcode order by s.barcode`);
+  return rowsOf<{ barcode: string; counted: number; found_in: string[] | string }>(result).map((r) => ({
+    barcode: r.barcode,
+    counted: Number(r.counted),
+    foundIn: (typeof r.found_in === "string" ? (JSON.parse(r.found_in) as string[]) : r.found_in).sort(),
+  }));
+}
+
+/** Products locked FOR UPDATE in id order (racing writers never deadlock), until the end of the transaction. */
+export async function lockProducts(db: Db, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.select({ id: products.id }).from(products).where(inArray(products.id, ids)).orderBy(asc(products.id)).for("update");
+}
+
+/** Lines for missing products (counted 0), taken at their stock and audit position now: what the approval records. */
+export async function insertMissingLines(db: Db, stockTakeId: number, productIds: number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db.execute(sql`
+    insert into stock_take_lines (stock_take_id, product_id, base_quantity, base_audit_id, counted)
+    select ${stockTakeId}, p.id, p.quantity_on_hand,
+           coalesce((select max(q.id) from quantity_audit q where q.product_id = p.id), 0), 0
+      from products p where p.id in (select json_array_elements_text(${JSON.stringify(productIds)}::json)::int)
+    on conflict do nothing`);
+}
+
+/** Records what the approval did to a line: the expected figure then and the change applied. */
+export async function markLinesApproved(
+  db: Db,
+  stockTakeId: number,
+  lines: Array<{ productId: number; expected: number; applied: number }>,
+) {
+  if (lines.length === 0) return;
+  await db.execute(sql`
+    update stock_take_lines l set approved_expected = v.expected, applied = v.applied
+      from json_to_recordset(${JSON.stringify(lines.map((l) => ({ product_id: l.productId, expected: l.expected, applied: l.applied })))}::json)
+           as v(product_id int, expected int, applied int)
+     where l.stock_take_id = ${stockTakeId} and l.product_id = v.product_id`);
+}
+
+/**
+ * Marks the quantity audit rows the approval just wrote (each product's latest: the products are
+ * locked by this transaction, so no other change to them can have been written since) as the
+ * session's, so the audit carries the session and the expected figure leaves them out.
+ */
+export async function tagAuditWithStockTake(db: Db, stockTakeId: number, productIds: number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db
+    .update(quantityAudit)
+    .set({ stockTakeId })
+    .where(
+      inArray(
+        quantityAudit.id,
+        db
+          .select({ id: sql`max(${quantityAudit.id})` })
+          .from(quantityAudit)
+          .where(inArray(quantityAudit.productId, productIds))
+          .groupBy(quantityAudit.productId),
+      ),
+    );
+}

@@ -1,0 +1,239 @@
+import { z } from "zod";
+import { idParamsSchema } from "../../../contract/common.js";
+import {
+  approveStockTakeBodySchema,
+  createLocationBodySchema,
+  locationSchema,
+  locationsFromProductsAnswerSchema,
+  scansAnswerSchema,
+  scansBodySchema,
+  startStockTakeBodySchema,
+  stockTakeAnswerSchema,
+  stockTakeReviewSchema,
+  stockTakeSchema,
+  stockTakesQuerySchema,
+} from "../../../contract/stock-takes.js";
+import { describedError, errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
+import { serviceContext } from "../../plugins/auth.js";
+import type { ZodApp } from "../../zod-app.js";
+import {
+  approveStockTake,
+  cancelStockTake,
+  createLocation,
+  finishCounting,
+  getLocations,
+  getStockTake,
+  listSessions,
+  locationsFromProducts,
+  recordScans,
+  reviewStockTake,
+  startStockTake,
+} from "./stock-takes.service.js";
+
+const tags = ["stock-takes"];
+const security = SESSION_OR_TOKEN;
+/** Inventory staff, managers and super_admin count; a token needs stock_takes:write. */
+const count = { permission: "canManageProducts", scope: "stock_takes:write" } as const;
+/** Managers and super_admin approve; a token with stock_takes:write while its maker is one. */
+const approve = { permission: "canManageIntegrations", scope: "stock_takes:write" } as const;
+
+const WHO =
+  "Inventory users, managers and super_admin start, count, review and cancel (streamers: 403); only managers and " +
+  "super_admin approve. A token (a handheld scanner app) needs `stock_takes:write`, which works within its maker's role.";
+const EXPECTED =
+  "Each product's expected quantity is its stock when it was first counted in the session, moved by every stock " +
+  "change to it after that (taps, orders, imports, edits: anything in the quantity audit), so the difference is " +
+  "what is really missing or extra while the shop keeps selling.";
+const conflictAnswer = describedError(409, z.object({ error: z.string(), product_ids: z.array(z.number().int()).optional() }));
+
+/** Stock takes (issue 41): locations, count sessions, scans, review and approval (src/contract/stock-takes.ts). */
+export async function stockTakesRoutes(app: ZodApp): Promise<void> {
+  app.get(
+    "/locations",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "The locations the shop keeps, by name",
+        description: WHO,
+        response: { 200: z.array(locationSchema), ...errorAnswers(401, 403, 429, 503) },
+      },
+    },
+    async (request) => getLocations(serviceContext(app, request)),
+  );
+
+  app.post(
+    "/locations",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Add a location; 409 when one of that name (any case) exists",
+        description: `A product is in a location when its free-text \`location\` is the location's name (trimmed, any case). ${WHO}`,
+        body: createLocationBodySchema,
+        response: { 201: locationSchema, ...errorAnswers(400, 401, 403, 409, 429, 503) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createLocation(serviceContext(app, request), request.body.name)),
+  );
+
+  app.post(
+    "/locations/from-products",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Turn the products' distinct location texts into locations (the products keep their text)",
+        description: WHO,
+        response: { 200: locationsFromProductsAnswerSchema, ...errorAnswers(401, 403, 429, 503) },
+      },
+    },
+    async (request) => locationsFromProducts(serviceContext(app, request)),
+  );
+
+  app.post(
+    "/stock-takes",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Start a stock take of some locations or the whole shop",
+        description: `${EXPECTED} ${WHO}`,
+        body: startStockTakeBodySchema,
+        response: { 201: stockTakeAnswerSchema, ...errorAnswers(400, 401, 403, 429, 503) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ stock_take: await startStockTake(serviceContext(app, request), request.body) }),
+  );
+
+  app.get(
+    "/stock-takes",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Stock takes, newest first",
+        description: WHO,
+        querystring: stockTakesQuerySchema,
+        response: { 200: z.array(stockTakeSchema), ...errorAnswers(400, 401, 403, 429, 503) },
+      },
+    },
+    async (request) => listSessions(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/stock-takes/:id",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "One stock take",
+        description: WHO,
+        params: idParamsSchema,
+        response: { 200: stockTakeAnswerSchema, ...errorAnswers(400, 401, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => ({ stock_take: await getStockTake(serviceContext(app, request), request.params.id) }),
+  );
+
+  app.post(
+    "/stock-takes/:id/scans",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Record one scan or many, in order; each client_scan_id counts once",
+        description:
+          'Each scan counts `quantity` (1 by default; a typed stack "x 24" sends 24) of the product its barcode names, ' +
+          "where `location_id` says it was found. Answers per scan: `found`, `new_to_location` (its product's location " +
+          "is another), `unknown` (no product has the barcode: recorded for the review) or `already_counted` (`count`: " +
+          "counted before this scan; this one is added). A `client_scan_id` the session has answers its first answer " +
+          "again with `replayed: true` and counts nothing, so an offline queue may send its backlog again. " +
+          `409 once counting has finished. Every device counting the session hears the scans live (\`stock_take_update\`). ${WHO}`,
+        params: idParamsSchema,
+        body: scansBodySchema,
+        response: { 200: scansAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 413, 429, 503) },
+      },
+    },
+    async (request) => ({ scans: await recordScans(serviceContext(app, request), request.params.id, request.body) }),
+  );
+
+  app.post(
+    "/stock-takes/:id/finish",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Finish counting: no more scans; the session waits for review and approval",
+        description: WHO,
+        params: idParamsSchema,
+        response: { 200: stockTakeAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => ({ stock_take: await finishCounting(serviceContext(app, request), request.params.id) }),
+  );
+
+  app.get(
+    "/stock-takes/:id/review",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "The differences before anything changes: per product and per location, at cost and at price",
+        description:
+          `${EXPECTED} Lines: \`counted\`, \`missing\` (expected in the session's locations, never scanned), ` +
+          "`misplaced` (scanned in another location than its own) and `unknown` (a barcode no product has). " +
+          `Values are cents. An approved session shows what its approval recorded. ${WHO}`,
+        params: idParamsSchema,
+        response: { 200: stockTakeReviewSchema, ...errorAnswers(400, 401, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => reviewStockTake(serviceContext(app, request), request.params.id),
+  );
+
+  app.post(
+    "/stock-takes/:id/approve",
+    {
+      config: approve,
+      schema: {
+        tags,
+        security,
+        summary: "Approve the differences (of `product_ids`, or all): they go through the stock path as audited changes",
+        description:
+          "Each difference is a quantity change like any tap: a quantity audit entry with the reason `Stock take #N` " +
+          "and the session's id, its webhooks and live events. Sent twice at once it applies once (the second: 409). " +
+          "409 with `product_ids` when a product cannot take its change (disabled, or its stock would go below 0): " +
+          `nothing changes then. ${WHO}`,
+        params: idParamsSchema,
+        body: approveStockTakeBodySchema,
+        response: { 200: stockTakeReviewSchema, ...errorAnswers(400, 401, 403, 404, 429, 503), 409: conflictAnswer },
+      },
+    },
+    async (request) => approveStockTake(serviceContext(app, request), request.params.id, request.body),
+  );
+
+  app.post(
+    "/stock-takes/:id/cancel",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Cancel a stock take: nothing changes; 409 when approved or cancelled already",
+        description: WHO,
+        params: idParamsSchema,
+        response: { 200: stockTakeAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => ({ stock_take: await cancelStockTake(serviceContext(app, request), request.params.id) }),
+  );
+}

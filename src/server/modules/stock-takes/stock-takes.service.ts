@@ -1,0 +1,413 @@
+import type { Product } from "../../../contract/products.js";
+import {
+  type ApproveStockTakeBody,
+  type Location,
+  type LocationsFromProductsAnswer,
+  type ReviewLine,
+  type Scan,
+  type ScanAnswer,
+  type ScanResult,
+  type ScansBody,
+  STOCK_TAKE_MESSAGES,
+  type StartStockTakeBody,
+  type StockTake,
+  type StockTakeReview,
+  type StockTakesQuery,
+  type StockTakeUpdate,
+  scansBodySchema,
+  stockTakeReason,
+} from "../../../contract/stock-takes.js";
+import { badRequest, conflict, notFound } from "../../app-error.js";
+import type { ServiceContext } from "../../context.js";
+import { withTransaction } from "../../db/tx.js";
+import { requirePermission } from "../../permissions.js";
+import { type CommittedProduct, stockChanged } from "../products/product-changes.js";
+import { applyQuantityChange } from "../products/products.repo.js";
+import {
+  findAndShareLockProduct,
+  findLocations,
+  findScan,
+  findStockTake,
+  insertLocation,
+  insertLocationsFromProducts,
+  insertMissingLines,
+  insertScan,
+  insertStockTake,
+  type LineRow,
+  type LocationRow,
+  linesOf,
+  listLocations,
+  listStockTakes,
+  lockProducts,
+  lockStockTake,
+  markLinesApproved,
+  missingOf,
+  recordCount,
+  type ScanRow,
+  type StockTakeRow,
+  setScanAnswer,
+  setStockTakeStatus,
+  tagAuditWithStockTake,
+  unknownCounted,
+  unknownScansOf,
+} from "./stock-takes.repo.js";
+
+/** Inventory staff, managers and super_admin count (and start, and cancel); a token needs stock_takes:write. */
+const COUNT = ["canManageProducts", "stock_takes:write"] as const;
+/** Managers and super_admin approve; a token with stock_takes:write while its maker is one. */
+const APPROVE = ["canManageIntegrations", "stock_takes:write"] as const;
+
+const MAX_ID = 2_147_483_647;
+
+const toLocation = (row: LocationRow): Location => ({ id: row.id, name: row.name, created_at: row.createdAt.toISOString() });
+
+export function toStockTake(row: StockTakeRow): StockTake {
+  return {
+    id: row.id,
+    number: row.id,
+    status: row.status,
+    scope: row.locationIds === null ? { whole_shop: true } : { location_ids: row.locationIds },
+    started_by: row.startedBy,
+    started_at: row.startedAt.toISOString(),
+    finished_at: row.finishedAt ? row.finishedAt.toISOString() : null,
+    approved_by: row.approvedBy,
+    scans: row.scans,
+  };
+}
+
+function toScan(row: ScanRow): Scan {
+  return {
+    id: row.id,
+    session_id: row.stockTakeId,
+    barcode: row.barcode,
+    product_id: row.productId,
+    location_id: row.locationId,
+    quantity: row.quantity,
+    device: row.device,
+    user: row.userName,
+    scanned_at: row.scannedAt.toISOString(),
+    client_scan_id: row.clientScanId,
+  };
+}
+
+function emit(ctx: ServiceContext, type: StockTakeUpdate["type"], stockTake: StockTake, scans?: ScanAnswer[]): void {
+  ctx.events.emit("stock_take_update", {
+    type,
+    stock_take: stockTake,
+    ...(scans ? { scans } : {}),
+    timestamp: new Date().toISOString(),
+    userId: ctx.actor.id,
+  });
+}
+
+async function stockTakeOrThrow(ctx: ServiceContext, id: number): Promise<StockTakeRow> {
+  const row = id > MAX_ID ? undefined : await findStockTake(ctx.db, id);
+  if (!row) throw notFound(STOCK_TAKE_MESSAGES.notFound);
+  return row;
+}
+
+const sameName = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? "").trim().toLowerCase() === (b ?? "").trim().toLowerCase();
+
+// Locations ------------------------------------------------------------------------------------
+
+export async function getLocations(ctx: ServiceContext): Promise<Location[]> {
+  requirePermission(ctx, ...COUNT);
+  return (await listLocations(ctx.db)).map(toLocation);
+}
+
+export async function createLocation(ctx: ServiceContext, name: string): Promise<Location> {
+  requirePermission(ctx, ...COUNT);
+  const row = await insertLocation(ctx.db, name);
+  if (!row) throw conflict(STOCK_TAKE_MESSAGES.locationTaken);
+  return toLocation(row);
+}
+
+/** Turns the products' distinct `location` texts into locations (those not yet one); the products keep their text. */
+export async function locationsFromProducts(ctx: ServiceContext): Promise<LocationsFromProductsAnswer> {
+  requirePermission(ctx, ...COUNT);
+  const created = await insertLocationsFromProducts(ctx.db);
+  return { created: created.map(toLocation), locations: (await listLocations(ctx.db)).map(toLocation) };
+}
+
+// Sessions -------------------------------------------------------------------------------------
+
+export async function startStockTake(ctx: ServiceContext, body: StartStockTakeBody): Promise<StockTake> {
+  requirePermission(ctx, ...COUNT);
+  let locationIds: number[] | null = null;
+  if ("location_ids" in body.scope) {
+    locationIds = [...new Set(body.scope.location_ids)].sort((a, b) => a - b);
+    if ((await findLocations(ctx.db, locationIds)).length !== locationIds.length) throw badRequest(STOCK_TAKE_MESSAGES.unknownLocations);
+  }
+  const row = await insertStockTake(ctx.db, { locationIds, startedById: ctx.actor.id, startedBy: ctx.actor.username });
+  const stockTake = toStockTake(row);
+  emit(ctx, "stock_take_started", stockTake);
+  return stockTake;
+}
+
+export async function listSessions(ctx: ServiceContext, query: StockTakesQuery): Promise<StockTake[]> {
+  requirePermission(ctx, ...COUNT);
+  return (await listStockTakes(ctx.db, query)).map(toStockTake);
+}
+
+export async function getStockTake(ctx: ServiceContext, id: number): Promise<StockTake> {
+  requirePermission(ctx, ...COUNT);
+  return toStockTake(await stockTakeOrThrow(ctx, id));
+}
+
+/** Counting ends: no more scans; the session waits for a manager's approval (or a cancel). */
+export async function finishCounting(ctx: ServiceContext, id: number): Promise<StockTake> {
+  requirePermission(ctx, ...COUNT);
+  await stockTakeOrThrow(ctx, id);
+  await withTransaction(ctx.db, async (tx) => {
+    const status = await lockStockTake(tx, id, "update");
+    if (status !== "counting") throw conflict(STOCK_TAKE_MESSAGES.notCounting);
+    await setStockTakeStatus(tx, id, "review");
+  });
+  const stockTake = toStockTake(await stockTakeOrThrow(ctx, id));
+  emit(ctx, "stock_take_scanned", stockTake);
+  return stockTake;
+}
+
+export async function cancelStockTake(ctx: ServiceContext, id: number): Promise<StockTake> {
+  requirePermission(ctx, ...COUNT);
+  await stockTakeOrThrow(ctx, id);
+  await withTransaction(ctx.db, async (tx) => {
+    const status = await lockStockTake(tx, id, "update");
+    if (status === "approved" || status === "cancelled") throw conflict(STOCK_TAKE_MESSAGES.finished);
+    await setStockTakeStatus(tx, id, "cancelled");
+  });
+  const stockTake = toStockTake(await stockTakeOrThrow(ctx, id));
+  emit(ctx, "stock_take_cancelled", stockTake);
+  return stockTake;
+}
+
+// Scans ----------------------------------------------------------------------------------------
+
+function answerOf(row: ScanRow, product: { id: number; productName: string } | undefined, replayed: boolean): ScanAnswer {
+  return {
+    client_scan_id: row.clientScanId,
+    result: (row.result ?? "found") as ScanResult,
+    product_id: row.productId,
+    product_name: product?.productName ?? null,
+    count: row.countBefore,
+    counted: row.countedAfter,
+    replayed,
+    scan: toScan(row),
+  };
+}
+
+/**
+ * Records scans in the order sent, each in its own short transaction (a scan locks one product,
+ * so devices scanning in different orders never deadlock): a client_scan_id the session has
+ * answers its first answer again and counts nothing (an offline queue's replay). Each scan holds
+ * the session FOR SHARE (an approval or a cancel waits for it, and a scan after them is refused)
+ * and its product FOR SHARE while its line takes the first-scan snapshot (recordCount).
+ */
+export async function recordScans(ctx: ServiceContext, id: number, input: ScansBody): Promise<ScanAnswer[]> {
+  requirePermission(ctx, ...COUNT);
+  const body = scansBodySchema.parse(input);
+  await stockTakeOrThrow(ctx, id);
+  const locationIds = [...new Set(body.scans.flatMap((s) => (s.location_id === undefined ? [] : [s.location_id])))];
+  const known = new Map((await findLocations(ctx.db, locationIds)).map((l) => [l.id, l.name]));
+  if (known.size !== locationIds.length) throw badRequest(STOCK_TAKE_MESSAGES.unknownLocations);
+
+  const answers: ScanAnswer[] = [];
+  for (const scan of body.scans) {
+    const answer = await withTransaction(ctx.db, async (tx) => {
+      const status = await lockStockTake(tx, id, "share");
+      const existing = await findScan(tx, id, scan.client_scan_id);
+      if (existing) return answerOf(existing, await productNameOf(tx, existing), true);
+      if (status !== "counting") throw conflict(STOCK_TAKE_MESSAGES.notCounting);
+      const product = await findAndShareLockProduct(tx, scan.barcode);
+      const row = await insertScan(tx, {
+        stockTakeId: id,
+        clientScanId: scan.client_scan_id,
+        barcode: scan.barcode,
+        productId: product?.id ?? null,
+        locationId: scan.location_id ?? null,
+        quantity: scan.quantity,
+        device: body.device ?? null,
+        userId: ctx.actor.id,
+        userName: ctx.actor.username,
+      });
+      if (!row) {
+        // The same id sent at once from elsewhere committed first: its answer, nothing counted twice.
+        const first = await findScan(tx, id, scan.client_scan_id);
+        if (!first) throw new Error("scan conflict without a scan");
+        return answerOf(first, product, true);
+      }
+      let result: ScanResult;
+      let counted: number;
+      if (!product) {
+        counted = await unknownCounted(tx, id, scan.barcode);
+        result = "unknown";
+      } else {
+        counted = await recordCount(tx, id, product.id, scan.quantity);
+        const here = scan.location_id === undefined ? undefined : known.get(scan.location_id);
+        if (counted - scan.quantity > 0) result = "already_counted";
+        else if (here !== undefined && !sameName(here, product.location)) result = "new_to_location";
+        else result = "found";
+      }
+      const answered = { result, countBefore: counted - scan.quantity, countedAfter: counted };
+      await setScanAnswer(tx, row.id, answered);
+      return answerOf({ ...row, ...answered }, product, false);
+    });
+    answers.push(answer);
+  }
+  const fresh = answers.filter((a) => !a.replayed);
+  if (fresh.length > 0) emit(ctx, "stock_take_scanned", toStockTake(await stockTakeOrThrow(ctx, id)), fresh);
+  return answers;
+}
+
+async function productNameOf(tx: ServiceContext["db"], row: ScanRow): Promise<{ id: number; productName: string } | undefined> {
+  if (row.productId === null) return undefined;
+  const lines = await linesOf(tx, row.stockTakeId, [row.productId]);
+  const line = lines[0];
+  return line ? { id: line.productId, productName: line.name } : undefined;
+}
+
+// Review and approval ----------------------------------------------------------------------------
+
+function moneyOf(difference: number, unit: number | null): number | null {
+  return unit === null ? null : difference * unit;
+}
+
+function reviewLine(line: LineRow): ReviewLine {
+  const expected = line.approvedExpected ?? line.expected;
+  const difference = line.counted - expected;
+  let status: ReviewLine["status"] = "counted";
+  if (!line.scanned || (line.counted === 0 && line.foundIn.length === 0)) status = "missing";
+  else if (line.foundIn.some((name) => name !== "" && !sameName(name, line.location))) status = "misplaced";
+  return {
+    product_id: line.productId,
+    barcode: line.barcode,
+    name: line.name,
+    location: line.location,
+    found_in: line.foundIn,
+    expected,
+    counted: line.counted,
+    difference,
+    value_at_cost: moneyOf(difference, line.cost),
+    value_at_price: moneyOf(difference, line.price),
+    status,
+    applied: line.applied,
+  };
+}
+
+function sums(lines: ReviewLine[]) {
+  return {
+    lines: lines.length,
+    difference: lines.reduce((n, l) => n + l.difference, 0),
+    value_at_cost: lines.reduce((n, l) => n + (l.value_at_cost ?? 0), 0),
+    value_at_price: lines.reduce((n, l) => n + (l.value_at_price ?? 0), 0),
+  };
+}
+
+/**
+ * The differences before anything changes: every product counted (expected: its stock at its
+ * first scan moved by every stock change since), every product the scope expects and nobody
+ * scanned (while the session is open), and the unknown barcodes; summed per location and in all.
+ * A finished session shows what its approval recorded.
+ */
+export async function reviewStockTake(ctx: ServiceContext, id: number): Promise<StockTakeReview> {
+  requirePermission(ctx, ...COUNT);
+  const row = await stockTakeOrThrow(ctx, id);
+  const open = row.status === "counting" || row.status === "review";
+  const lines = [...(await linesOf(ctx.db, id)), ...(open ? await missingOf(ctx.db, id, row.locationIds) : [])].map(reviewLine);
+  const unknown: ReviewLine[] = (await unknownScansOf(ctx.db, id)).map((u) => ({
+    product_id: null,
+    barcode: u.barcode,
+    name: null,
+    location: null,
+    found_in: u.foundIn,
+    expected: 0,
+    counted: u.counted,
+    difference: u.counted,
+    value_at_cost: null,
+    value_at_price: null,
+    status: "unknown",
+    applied: null,
+  }));
+  const all = [...lines, ...unknown];
+  // Per location: a product's text as the location's name when it is one (any case), else as written.
+  const named = new Map((await listLocations(ctx.db)).map((l) => [l.name.trim().toLowerCase(), l.name]));
+  const byLocation = new Map<string, ReviewLine[]>();
+  for (const line of lines) {
+    const text = (line.location ?? "").trim();
+    const key = named.get(text.toLowerCase()) ?? text;
+    byLocation.set(key, [...(byLocation.get(key) ?? []), line]);
+  }
+  return {
+    stock_take: toStockTake(row),
+    lines: all,
+    locations: [...byLocation.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([location, ls]) => ({ location, ...sums(ls) })),
+    totals: sums(lines),
+  };
+}
+
+/**
+ * Applies the approved differences (the products named, or every counted and missing product)
+ * through apply_quantity_change(), as any stock change: quantity audit rows with the reason
+ * `Stock take #N` carrying the session's id, their webhooks written by the audit's trigger, the
+ * live events after the commit. One transaction: the session FOR UPDATE first (a second approval
+ * sent at once waits, then finds it approved: 409, nothing applied twice), the products in id
+ * order, then each expected figure computed under those locks. A product that cannot take its
+ * change (disabled, or the stock would go below 0) refuses the whole approval with 409.
+ */
+export async function approveStockTake(ctx: ServiceContext, id: number, body: ApproveStockTakeBody): Promise<StockTakeReview> {
+  requirePermission(ctx, ...APPROVE);
+  const session = await stockTakeOrThrow(ctx, id);
+  const chosen = body.product_ids ? [...new Set(body.product_ids)] : undefined;
+  await withTransaction(ctx.db, async (tx, afterCommit) => {
+    const status = await lockStockTake(tx, id, "update");
+    if (status === "approved" || status === "cancelled") throw conflict(STOCK_TAKE_MESSAGES.finished);
+    const candidates = [
+      ...(await linesOf(tx, id, chosen)).map((l) => l.productId),
+      ...(await missingOf(tx, id, session.locationIds, chosen)).map((l) => l.productId),
+    ].sort((a, b) => a - b);
+    await lockProducts(tx, candidates);
+    // Under the locks: the missing products' lines take their stock now, then every expected figure is read again.
+    const missing = (await missingOf(tx, id, session.locationIds, candidates)).map((l) => l.productId);
+    await insertMissingLines(tx, id, missing);
+    const lines = await linesOf(tx, id, candidates);
+    const committed: CommittedProduct[] = [];
+    const refused: number[] = [];
+    const approved: Array<{ productId: number; expected: number; applied: number }> = [];
+    for (const line of lines) {
+      const difference = line.counted - line.expected;
+      approved.push({ productId: line.productId, expected: line.expected, applied: difference });
+      if (difference === 0) continue;
+      const answer = await applyQuantityChange(tx, {
+        productId: line.productId,
+        delta: difference,
+        reason: stockTakeReason(id),
+        userId: ctx.actor.id,
+        userName: ctx.actor.username,
+        ip: ctx.ip,
+      });
+      if (!("id" in answer.body)) {
+        refused.push(line.productId);
+        continue;
+      }
+      const product = answer.body as Product;
+      committed.push({
+        product,
+        before: { quantity: product.quantity_on_hand - difference, reorderPoint: product.reorder_point ?? null },
+        extra: { quantity_change: difference },
+      });
+    }
+    if (refused.length > 0) throw conflict(STOCK_TAKE_MESSAGES.refused(refused.length), { product_ids: refused });
+    await tagAuditWithStockTake(
+      tx,
+      id,
+      committed.map((c) => c.product.id),
+    );
+    await markLinesApproved(tx, id, approved);
+    await setStockTakeStatus(tx, id, "approved", ctx.actor.username);
+    afterCommit(() => stockChanged(ctx, { type: "quantity_changed", products: committed }));
+  });
+  const review = await reviewStockTake(ctx, id);
+  emit(ctx, "stock_take_approved", review.stock_take);
+  return review;
+}
