@@ -17,6 +17,8 @@ export interface ReadOptions {
   /** Told of each record that cannot be read, the first `problemsKept` of them. */
   onProblem: OnProblem;
   problemsKept: number;
+  /** Records per batch (before those in other currencies are left out). */
+  batchSize: number;
   /** Filled in with what the cards can be matched by, once the file is read. */
   keys: CardKeys;
 }
@@ -47,7 +49,7 @@ async function* readHere(format: FeedFormat, input: FeedInput, options: ReadOpti
   const onProblem: OnProblem = (row, message) => {
     if (problems++ < options.problemsKept) options.onProblem(row, message);
   };
-  for await (const records of parseFeed(format, input, { onProblem })) {
+  for await (const records of parseFeed(format, input, { onProblem, batchSize: options.batchSize })) {
     const batch = stagedBatch(records, options.currency, seq, options.keys);
     seq += batch.count;
     if (batch.count > 0) yield batch;
@@ -64,7 +66,7 @@ export type FromReader =
 
 /** What it is sent: the feed to read, then its pieces, then the end. */
 export type ToReader =
-  | { start: { format: Exclude<FeedFormat, "tcgcsv">; currency: string; problemsKept: number } }
+  | { start: { format: Exclude<FeedFormat, "tcgcsv">; currency: string; problemsKept: number; batchSize: number } }
   | { chunk: Uint8Array | string }
   | { end: true };
 
@@ -115,7 +117,7 @@ async function* readInWorker(format: Exclude<FeedFormat, "tcgcsv">, input: ByteS
     if (!done) fail(new Error(`The feed could not be read: its reading thread ended (exit code ${code})`));
   });
   const post = (message: ToReader, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
-  post({ start: { format, currency: options.currency, problemsKept: options.problemsKept } });
+  post({ start: { format, currency: options.currency, problemsKept: options.problemsKept, batchSize: options.batchSize } });
 
   const pump = (async () => {
     for await (const chunk of input) {

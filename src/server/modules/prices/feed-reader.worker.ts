@@ -34,7 +34,7 @@ async function read(start: Extract<ToReader, { start: unknown }>["start"]): Prom
     const onProblem = (row: number, message: string) => {
       if (problems++ < start.problemsKept) send({ problem: { row, message } });
     };
-    for await (const records of parseFeed(start.format, file(), { onProblem })) {
+    for await (const records of parseFeed(start.format, file(), { onProblem, batchSize: start.batchSize })) {
       const batch = stagedBatch(records, start.currency, seq, keys);
       seq += batch.count;
       if (batch.count > 0) send({ batch });

@@ -10,8 +10,8 @@ import { yieldToPeople } from "../../db/people-first.js";
 import { storedRules } from "./price-admin.repo.js";
 import { type PricedProduct, type ProposalRow, pricedProducts, productIdRange, saveProposals } from "./prices.repo.js";
 
-/** Products the rules price per statement (short statements: on the embedded database a tap waits for the one running). */
-const PROPOSE_PAGE = 1_000;
+/** Products the rules price per statement (short ones on the embedded database: a tap waits for the one running). */
+const PROPOSE_PAGE = { pglite: 500, postgres: 2_000 } as const;
 
 /** Whether a stored pending proposal is the one the rules make now (same price from the same product, same figures and steps). */
 function sameProposal(pending: NonNullable<PricedProduct["pending"]>, made: ProposalRow): boolean {
@@ -52,7 +52,7 @@ export async function makeProposals(database: Database, run: { runId: number | n
   for (let after = 0; ; ) {
     // A range of ids, not `limit`: the planner then walks these products only, whatever it thinks of the table.
     await yieldToPeople(database);
-    const range = await productIdRange(db, after, PROPOSE_PAGE);
+    const range = await productIdRange(db, after, PROPOSE_PAGE[database.kind]);
     if (!range) break;
     await yieldToPeople(database);
     const page = await pricedProducts(db, { after, last: range.last, kind: rules.price_kind, currency: run.currency });

@@ -8,10 +8,13 @@ import { makeProposals } from "./price-proposals.js";
 import { analyze, dropOtherRunsCards, failRun, finishRun, matchAndRecord, productIdRange, stageCards, startRun } from "./prices.repo.js";
 
 /**
- * Products matched per statement: each page is one short statement, and on the embedded database
- * each waits first for the people queued for its one connection (yieldToPeople), like imports.
+ * Products matched per statement, and a feed's records staged per statement. On the embedded
+ * database a tap waits for the statement running (each first waits for the people queued for its
+ * one connection, yieldToPeople, like imports), so there they are short; PostgreSQL's bulk work
+ * has connections of its own.
  */
-const MATCH_PAGE = 1_000;
+const MATCH_PAGE = { pglite: 500, postgres: 2_000 } as const;
+const RECORDS_PER_BATCH = { pglite: 500, postgres: 2_000 } as const;
 /** The first problems a run keeps to show (a broken feed has thousands of the same). */
 const PROBLEMS_KEPT = 100;
 
@@ -60,6 +63,7 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
       currency: request.currency,
       onProblem,
       problemsKept: PROBLEMS_KEPT,
+      batchSize: RECORDS_PER_BATCH[database.kind],
       keys,
     });
     for await (const batch of reading) {
@@ -79,7 +83,7 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
   let matched = 0;
   for (let after = 0; ; ) {
     await yieldToPeople(database);
-    const page = await productIdRange(db, after, MATCH_PAGE);
+    const page = await productIdRange(db, after, MATCH_PAGE[database.kind]);
     if (!page) break;
     await yieldToPeople(database);
     matched += await matchAndRecord(
