@@ -350,3 +350,29 @@ describe("proposals across runs", () => {
     expect((await proposals()).filter((p) => ids.includes(p.product_id)).map((p) => p.product_id)).toEqual([moved.id]);
   });
 });
+
+describe("a feed's file read in its own thread", () => {
+  it("streams a file of many batches: every printing in the shop's currency staged, the problems told by row, a file broken near its end changes nothing", async () => {
+    const last = await api.create({ product_name: "Last of many", price: 100 });
+    await api.put(`/api/products/${last.id}/market`, { scryfall_id: `many-${last.id}` });
+    const feed = await newFeed();
+    const rows = ["scryfall_id,finish,currency,price"];
+    for (let i = 0; i < 3_000; i++) rows.push(`many-${i}-${last.id},normal,USD,1.00`);
+    rows[3] = `many-x-${last.id},shiny,USD,1.00`;
+    rows[10] = `many-y-${last.id},normal,EUR,1.00`;
+    rows[2_000] = `many-z-${last.id},shinier,USD,1.00`;
+    rows.push(`many-${last.id},normal,USD,7.00`);
+    const run = await upload(t.app, feed.id, rows.join("\n"));
+    expect(run).toMatchObject({ status: "done", records: 2_998, matched: 1, error: null });
+    expect(run.problems).toHaveLength(2);
+    expect(run.problems[0]).toMatch(/^Row 4: unknown finish "shiny"/);
+    expect(run.problems[1]).toMatch(/^Row 2001: unknown finish "shinier"/);
+    expect((await market(last.id)).latest?.market).toBe(700);
+
+    const broken = [...rows.slice(0, -1), `many-${last.id},normal,USD,9.00`, `"many-never-closed,normal,USD,1.00`].join("\n");
+    const failed = await upload(t.app, feed.id, broken);
+    expect(failed).toMatchObject({ status: "failed", matched: 0 });
+    expect(failed.error).toMatch(/never closed/);
+    expect((await market(last.id)).latest?.market).toBe(700);
+  });
+});
