@@ -45,6 +45,8 @@ export const quantityAuditEntrySchema = z.object({
   show_name: z.string().nullable().optional(),
   /** The order the change belongs to (POST /api/orders, or its cancellation), else null. */
   order_id: z.number().int().nullable().optional(),
+  /** The stock take whose approval made the change (reason `Stock take #N`), else null. */
+  stock_take_id: z.number().int().nullable().optional(),
 });
 export type QuantityAuditEntry = z.infer<typeof quantityAuditEntrySchema>;
 

@@ -140,6 +140,7 @@ export async function listQuantityAudit(db: Db, f: AuditFilter): Promise<Quantit
     show_id: r.showId,
     show_name: showName,
     order_id: r.orderId,
+    stock_take_id: r.stockTakeId,
   }));
 }
 

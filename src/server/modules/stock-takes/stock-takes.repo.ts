@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
 import type { StockTakeStatus } from "../../../contract/stock-takes.js";
 import type { Db } from "../../db/client.js";
-import { locations, products, quantityAudit, stockTakeLines, stockTakeScans, stockTakes } from "../../db/schema.js";
+import { locations, products, quantityAudit, stockTakeScans, stockTakes } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 
 /** The stock takes' statements (migration 0024): locations, sessions, scans and lines. */

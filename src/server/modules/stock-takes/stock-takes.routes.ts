@@ -207,7 +207,7 @@ export async function stockTakesRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags,
         security,
-        summary: "Approve the differences (of `product_ids`, or all): they go through the stock path as audited changes",
+        summary: "Approve the differences (of `product_ids`, or all: `{}`): they go through the stock path as audited changes",
         description:
           "Each difference is a quantity change like any tap: a quantity audit entry with the reason `Stock take #N` " +
           "and the session's id, its webhooks and live events. Sent twice at once it applies once (the second: 409). " +

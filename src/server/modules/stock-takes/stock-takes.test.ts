@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { QuantityAuditEntry } from "../../../contract/audit.js";
 import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
 import type { Location, ScanAnswer, StockTake, StockTakeReview, StockTakeUpdate } from "../../../contract/stock-takes.js";
-import { products, quantityAudit, stockTakeScans } from "../../db/schema.js";
+import { products, quantityAudit, stockTakeScans, webhookDeliveries } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { caller, newBarcode, recordEvents } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
@@ -12,6 +13,7 @@ import { createTestApp, type TestApp } from "../../test/test-app.js";
 type Api = ReturnType<typeof caller>;
 let t: TestApp;
 let manager: Api;
+let managerCookie: string;
 let inventory: Api;
 let streamer: Api;
 
@@ -21,7 +23,8 @@ async function signIn(role: Role) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  manager = await signIn("manager");
+  managerCookie = (await signedIn(t.app, "manager")).cookie;
+  manager = caller(t.app, managerCookie);
   inventory = await signIn("inventory");
   streamer = await signIn("streamer");
 });
@@ -277,6 +280,33 @@ describe("a count while the shop sells", () => {
     expect(await stockOf(product.id)).toBe(7);
     const tagged = await t.app.db.select().from(quantityAudit).where(eq(quantityAudit.stockTakeId, session.id));
     expect(tagged.map((a) => a.quantityChange)).toEqual([-3]);
+  });
+
+  it("approves like any stock change: a webhook delivery in the same transaction, the session in the audit API", async () => {
+    const hook = await manager.post("/api/webhooks", { url: "https://shop.example.com/webhooks", events: ["inventory.quantity_changed"] });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const webhookId = hook.json<{ webhook: { id: number } }>().webhook.id;
+    const product = await manager.create({ quantity_on_hand: 3 });
+    const session = await start(inventory, { whole_shop: true });
+    await scan(inventory, session.id, product.barcode, { quantity: 5 });
+    const res = await manager.post(`/api/stock-takes/${session.id}/approve`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await stockOf(product.id)).toBe(5);
+    const deliveries = await t.app.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.productId, product.id)));
+    expect(deliveries.map((d) => [d.type, (d.data as { product?: Product }).product?.quantity_on_hand])).toEqual([
+      ["inventory.quantity_changed", 5],
+    ]);
+    const audit = await manager.get(`/api/audit/quantity?limit=1000`);
+    expect(audit.json<QuantityAuditEntry[]>().find((e) => e.product_id === product.id && e.stock_take_id === session.id)).toMatchObject({
+      quantity_change: 2,
+      notes: `Stock take #${session.number}`,
+    });
+    expect(
+      (await t.app.inject({ method: "DELETE", url: `/api/webhooks/${webhookId}`, headers: { cookie: managerCookie } })).statusCode,
+    ).toBe(204);
   });
 
   it("cancels without changing stock; a finished session takes no scans", async () => {
