@@ -5,6 +5,7 @@ import type { InventoryUpdate, LowStockEvent, ShowUpdate } from "../contract/eve
 import { MESSAGES } from "../contract/rules";
 import { Spinner, ViewLoading } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
+import { CounterView, CustomersView } from "./features/counter";
 import { IntegrationsView } from "./features/integrations";
 import { InventoryView, preloadInventoryView } from "./features/inventory";
 import { LiveFeedProvider, notify, Toasters, useLiveFeed } from "./features/notifications";
@@ -18,7 +19,7 @@ import { ThemeProvider, useTheme } from "./features/theme";
 import { UsersView } from "./features/users";
 import { rememberedSession } from "./lib/kept-session";
 import { createQueryClient } from "./lib/query-client";
-import { firstScreen, landing, orderPath, productPath, VIEW_PATHS } from "./shell/routes";
+import { customerPath, firstScreen, landing, orderPath, productPath, VIEW_PATHS } from "./shell/routes";
 import { TopBar } from "./shell/top-bar";
 import { allowedViews, VIEW_LABELS } from "./shell/views";
 
@@ -57,7 +58,7 @@ function Shell() {
   const location = useLocation();
   const navigate = useNavigate();
   const here = landing(location.pathname, role, permissions);
-  const { productId, orderId } = here.place;
+  const { productId, orderId, customerId } = here.place;
   const opened = openerOf(location.state);
   // What the screen shows: the opener behind a product's dialog when this user may see it, else the address.
   const openerLanding = productId !== undefined && opened ? landing(opened.pathname, role, permissions) : null;
@@ -140,6 +141,14 @@ function Shell() {
           {view === "users" ? <UsersView /> : null}
           {view === "orders" ? <OrdersView orderId={orderId} onOpenOrder={openOrder} onCloseOrder={closeOrder} /> : null}
           {view === "prices" ? <PricesView onOpenProduct={openProduct} /> : null}
+          {view === "counter" ? <CounterView /> : null}
+          {view === "customers" ? (
+            <CustomersView
+              customerId={customerId}
+              onOpenCustomer={(id) => navigate(customerPath(id))}
+              onBack={() => navigate(VIEW_PATHS.customers)}
+            />
+          ) : null}
           {view === "integrations" ? <IntegrationsView /> : null}
           {productId !== undefined && here.redirect === null ? <OpenProduct id={productId} onClose={closeProduct} /> : null}
         </Suspense>

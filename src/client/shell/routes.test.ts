@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Permissions, permissionsFor, type Role } from "../../contract/permissions";
-import { firstScreen, landing, orderPath, placeOf, productPath, VIEW_PATHS } from "./routes";
+import { customerPath, firstScreen, landing, orderPath, placeOf, productPath, VIEW_PATHS } from "./routes";
 import { VIEWS } from "./views";
 
 const as = (role: Role): [Role, Permissions] => [role, permissionsFor(role)];
@@ -11,6 +11,7 @@ describe("the app's addresses", () => {
     expect(placeOf("/reports/")).toEqual({ view: "reports" });
     expect(placeOf(productPath(12))).toEqual({ view: "inventory", productId: 12 });
     expect(placeOf(orderPath(7))).toEqual({ view: "orders", orderId: 7 });
+    expect(placeOf(customerPath(3))).toEqual({ view: "customers", customerId: 3 });
   });
 
   it("the root, unknown paths and ids that are not ids name no place", () => {
@@ -27,6 +28,9 @@ describe("the app's addresses", () => {
       "/inventory/products/1234567890123456",
       "/orders/x",
       "/orders/7/lines",
+      "/customers/0",
+      "/customers/3/credit",
+      "/counter/3",
       "/reports/products/3",
       "/streamerz",
     ]) {
@@ -60,6 +64,9 @@ describe("where a signed-in user lands", () => {
     });
     expect(landing("/orders/9", ...as("inventory"))).toEqual({ place: { view: "inventory" }, redirect: "/inventory", denied: "orders" });
     expect(landing("/users", ...as("inventory")).denied).toBe("users");
+    expect(landing("/counter", ...as("streamer"))).toEqual({ place: { view: "streamer" }, redirect: "/streamer", denied: "counter" });
+    expect(landing("/customers/4", ...as("streamer")).denied).toBe("customers");
+    expect(landing("/customers/4", ...as("inventory")).place).toEqual({ view: "customers", customerId: 4 });
   });
 
   it("on the role's default view, without a message, from the root or an unknown path", () => {

@@ -6,6 +6,8 @@ import { allowedViews, defaultView, VIEWS, type View } from "./views";
 export const VIEW_PATHS: Record<View, string> = {
   streamer: "/streamer",
   inventory: "/inventory",
+  counter: "/counter",
+  customers: "/customers",
   reports: "/reports",
   users: "/users",
   orders: "/orders",
@@ -17,12 +19,15 @@ export const VIEW_PATHS: Record<View, string> = {
 export const productPath = (id: number) => `/inventory/products/${id}`;
 /** One order, opened over the Orders list. */
 export const orderPath = (id: number) => `/orders/${id}`;
+/** One customer's page (trade-ins, orders, store credit), in place of the Customers list. */
+export const customerPath = (id: number) => `/customers/${id}`;
 
-/** What an address shows: a view, and the product or order it opens. */
+/** What an address shows: a view, and the product, order or customer it opens. */
 export interface Place {
   view: View;
   productId?: number;
   orderId?: number;
+  customerId?: number;
 }
 
 const ID = /^[1-9][0-9]{0,14}$/;
@@ -38,6 +43,7 @@ export function placeOf(pathname: string): Place | null {
     return { view, productId: Number(third) };
   }
   if (view === "orders" && parts.length === 2 && second && ID.test(second)) return { view, orderId: Number(second) };
+  if (view === "customers" && parts.length === 2 && second && ID.test(second)) return { view, customerId: Number(second) };
   return null;
 }
 

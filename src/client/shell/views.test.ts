@@ -10,9 +10,9 @@ describe("views per role", () => {
     expect(allowedViews("streamer", permissionsFor("manager"))).toEqual(["streamer"]);
   });
 
-  it("others see inventory with canManageProducts, reports with canViewAudit, users with canManageUsers, orders, prices and integrations as managers; default inventory", () => {
-    expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual(["streamer", "inventory", "reports"]);
-    const all = ["streamer", "inventory", "reports", "users", "orders", "prices", "integrations"];
+  it("others see inventory, counter and customers with canManageProducts, reports with canViewAudit, users with canManageUsers, orders, prices and integrations as managers; default inventory", () => {
+    expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual(["streamer", "inventory", "counter", "customers", "reports"]);
+    const all = ["streamer", "inventory", "counter", "customers", "reports", "users", "orders", "prices", "integrations"];
     expect(allowedViews("manager", permissionsFor("manager"))).toEqual(all);
     expect(allowedViews("super_admin", permissionsFor("super_admin"))).toEqual(all);
     expect(defaultView("manager", permissionsFor("manager"))).toBe("inventory");

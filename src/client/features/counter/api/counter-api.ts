@@ -1,0 +1,99 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  CreditAdjustmentBody,
+  Customer,
+  CustomerBody,
+  CustomerDetail,
+  CustomerExport,
+  TradeIn,
+  TradeInBody,
+} from "../../../../contract/counter";
+import type { Product } from "../../../../contract/products";
+import { ApiError, apiFetch } from "../../../lib/http";
+
+/** The counter's queries (issue 40): customers, a customer's page, the open drafts. */
+export const counterKeys = {
+  all: ["counter"] as const,
+  customers: (q: string) => ["counter", "customers", q] as const,
+  customer: (id: number) => ["counter", "customer", id] as const,
+  drafts: ["counter", "drafts"] as const,
+};
+
+/** GET /api/customers?q=: by name, email or phone. */
+export function useCustomers(q: string) {
+  return useQuery({
+    queryKey: counterKeys.customers(q),
+    queryFn: ({ signal }) => apiFetch<Customer[]>(`/api/customers${q ? `?q=${encodeURIComponent(q)}` : ""}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/customers/{id}: the customer, their trade-ins, orders and the credit ledger. */
+export function useCustomer(id: number | null) {
+  return useQuery({
+    queryKey: counterKeys.customer(id ?? 0),
+    queryFn: ({ signal }) => apiFetch<CustomerDetail>(`/api/customers/${id}`, { signal }),
+    enabled: id !== null,
+  });
+}
+
+export function useCreateCustomer() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: CustomerBody) => (await apiFetch<{ customer: Customer }>("/api/customers", { method: "POST", body })).customer,
+    onSettled: () => client.invalidateQueries({ queryKey: ["counter", "customers"] }),
+  });
+}
+
+/** POST /api/customers/{id}/credit: a manager's adjustment with a reason. */
+export function useAdjustCredit(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreditAdjustmentBody) => apiFetch(`/api/customers/${id}/credit`, { method: "POST", body }),
+    onSettled: () => client.invalidateQueries({ queryKey: counterKeys.all }),
+  });
+}
+
+export function useEraseCustomer(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch(`/api/customers/${id}/erase`, { method: "POST" }),
+    onSettled: () => client.invalidateQueries({ queryKey: counterKeys.all }),
+  });
+}
+
+export function exportCustomer(id: number): Promise<CustomerExport> {
+  return apiFetch<CustomerExport>(`/api/customers/${id}/export`);
+}
+
+/** GET /api/trade-ins?status=draft: the drafts to finish later. */
+export function useDrafts() {
+  return useQuery({
+    queryKey: counterKeys.drafts,
+    queryFn: ({ signal }) => apiFetch<TradeIn[]>("/api/trade-ins?status=draft", { signal }),
+  });
+}
+
+/** POST /api/trade-ins (a new draft) or PUT /api/trade-ins/{id} (the draft saved again): the lines come back with their offers. */
+export async function saveTradeIn(id: number | null, body: TradeInBody): Promise<TradeIn> {
+  const path = id === null ? "/api/trade-ins" : `/api/trade-ins/${id}`;
+  return (await apiFetch<{ trade_in: TradeIn }>(path, { method: id === null ? "POST" : "PUT", body })).trade_in;
+}
+
+export async function acceptTradeIn(id: number): Promise<TradeIn> {
+  return (await apiFetch<{ trade_in: TradeIn }>(`/api/trade-ins/${id}/accept`, { method: "POST" })).trade_in;
+}
+
+export async function voidTradeIn(id: number): Promise<TradeIn> {
+  return (await apiFetch<{ trade_in: TradeIn }>(`/api/trade-ins/${id}/void`, { method: "POST" })).trade_in;
+}
+
+/** GET /api/products/barcode/{code}: the product, or null when none has it. */
+export async function productByBarcode(code: string): Promise<Product | null> {
+  try {
+    return await apiFetch<Product>(`/api/products/barcode/${encodeURIComponent(code)}`);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return null;
+    throw err;
+  }
+}

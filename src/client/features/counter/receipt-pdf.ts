@@ -1,0 +1,90 @@
+import type { TradeIn } from "../../../contract/counter";
+
+/** Where the shop's name would be configured; the app has no such setting, so its own name. */
+export const SHOP_NAME = "Blez Inventory";
+
+export interface ReceiptInput {
+  shopName: string;
+  tradeIn: TradeIn;
+  /** The customer's name as shown, or null for none. */
+  customer: string | null;
+  /** Cents in the shop's currency. */
+  money: (cents: number) => string;
+  /** When printed (the accepted time when there is one). */
+  date: Date;
+}
+
+const PAYOUT_TEXT = { cash: "Cash", credit: "Store credit", split: "Split: cash and store credit" } as const;
+
+/** The standard fonts encode WinAnsi only: other characters (a name in another script) print as "?". */
+export const printable = (text: string) => text.replace(/[^\x20-\x7E\xA0-\xFF\u20AC]/g, "?");
+
+/** The receipt's lines of text, top to bottom (the PDF draws them; tests read them). */
+export function receiptLines({ shopName, tradeIn, customer, money, date }: ReceiptInput): string[] {
+  const lines = [shopName, `Trade-in #${tradeIn.number}`, `Date: ${date.toLocaleString()}`, `Customer: ${customer ?? "none"}`, ""];
+  for (const line of tradeIn.lines.filter((l) => !l.struck)) {
+    const condition = line.condition ? ` (${line.condition})` : "";
+    lines.push(
+      `${line.quantity} x ${line.product_name}${condition}: ${money(line.offer_cash_cents * line.quantity)} cash / ${money(line.offer_credit_cents * line.quantity)} credit`,
+    );
+  }
+  lines.push(
+    "",
+    `Units: ${tradeIn.totals.units}`,
+    `Total offer: ${money(tradeIn.totals.cash_cents)} in cash or ${money(tradeIn.totals.credit_cents)} in store credit`,
+    `Payout: ${PAYOUT_TEXT[tradeIn.payout]}`,
+  );
+  if (tradeIn.cash_cents > 0) lines.push(`Paid in cash: ${money(tradeIn.cash_cents)}`);
+  if (tradeIn.credit_cents > 0) lines.push(`Store credit written: ${money(tradeIn.credit_cents)}`);
+  return lines.map(printable);
+}
+
+/** The trade-in's receipt as a PDF (A4-ish letter page, pages added as the lines need): pdf-lib loads only now. */
+export async function receiptPdf(input: ReceiptInput): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts } = await import("pdf-lib");
+  const doc = await PDFDocument.create();
+  doc.setTitle(printable(`${input.shopName} trade-in #${input.tradeIn.number}`));
+  doc.setCreator("Blez Inventory");
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const width = 612;
+  const height = 792;
+  const margin = 56;
+  let page = doc.addPage([width, height]);
+  let y = height - margin;
+  const write = (text: string, size: number, f = font) => {
+    // Long lines wrap by words to the page's width.
+    const words = text.split(" ");
+    let current = "";
+    const rows: string[] = [];
+    for (const word of words) {
+      const next = current ? `${current} ${word}` : word;
+      if (f.widthOfTextAtSize(next, size) > width - 2 * margin && current) {
+        rows.push(current);
+        current = word;
+      } else current = next;
+    }
+    rows.push(current);
+    for (const row of rows) {
+      if (y < margin + size) {
+        page = doc.addPage([width, height]);
+        y = height - margin;
+      }
+      page.drawText(row, { x: margin, y, size, font: f });
+      y -= size * 1.4;
+    }
+  };
+  const [shop, number, ...rest] = receiptLines(input);
+  write(shop ?? "", 18, bold);
+  write(number ?? "", 14, bold);
+  for (const line of rest) write(line, 11);
+  y -= 40;
+  if (y < margin + 40) {
+    page = doc.addPage([width, height]);
+    y = height - margin - 40;
+  }
+  page.drawLine({ start: { x: margin, y }, end: { x: margin + 260, y }, thickness: 0.8 });
+  y -= 14;
+  page.drawText("Customer's signature", { x: margin, y, size: 10, font });
+  return doc.save();
+}
