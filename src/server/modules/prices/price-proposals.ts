@@ -8,7 +8,8 @@ import {
 import type { Database, Db } from "../../db/client.js";
 import { yieldToPeople } from "../../db/people-first.js";
 import { storedRules } from "./price-admin.repo.js";
-import { type PricedProduct, type ProposalRow, pricedProducts, productIdRange, saveProposals } from "./prices.repo.js";
+import { type PricedProduct, type ProposalRow, pricedProducts, saveProposals } from "./prices.repo.js";
+import { productRanges } from "./product-ranges.js";
 
 /** Products the rules price per statement (short ones on the embedded database: a tap waits for the one running). */
 const PROPOSE_PAGE = { pglite: 500, postgres: 2_000 } as const;
@@ -49,14 +50,9 @@ export async function makeProposals(database: Database, run: { runId: number | n
   const db = database.bulk.db;
   const rules = await loadRules(db);
   let made = 0;
-  for (let after = 0; ; ) {
-    // A range of ids, not `limit`: the planner then walks these products only, whatever it thinks of the table.
+  for await (const { after, last } of productRanges(database, PROPOSE_PAGE[database.kind])) {
     await yieldToPeople(database);
-    const range = await productIdRange(db, after, PROPOSE_PAGE[database.kind]);
-    if (!range) break;
-    await yieldToPeople(database);
-    const page = await pricedProducts(db, { after, last: range.last, kind: rules.price_kind, currency: run.currency });
-    after = range.last;
+    const page = await pricedProducts(db, { after, last, kind: rules.price_kind, currency: run.currency });
     if (page.length === 0) continue;
     const proposals: ProposalRow[] = [];
     /** Products whose pending proposal is the one made again: neither written nor superseded. */

@@ -5,7 +5,8 @@ import { readFeed } from "./feed-reader.js";
 import { noCardKeys } from "./feed-rows.js";
 import type { FeedInput } from "./feeds/parse-feed.js";
 import { makeProposals } from "./price-proposals.js";
-import { analyze, dropOtherRunsCards, failRun, finishRun, matchAndRecord, productIdRange, stageCards, startRun } from "./prices.repo.js";
+import { analyze, dropOtherRunsCards, failRun, finishRun, matchAndRecord, stageCards, startRun } from "./prices.repo.js";
+import { productRanges } from "./product-ranges.js";
 
 /**
  * Products matched per statement, and a feed's records staged per statement. On the embedded
@@ -81,18 +82,14 @@ export async function runFeed(database: Database, request: RunRequest): Promise<
   await yieldToPeople(database);
   await analyze(db, "feed_cards");
   let matched = 0;
-  for (let after = 0; ; ) {
-    await yieldToPeople(database);
-    const page = await productIdRange(db, after, MATCH_PAGE[database.kind]);
-    if (!page) break;
+  for await (const range of productRanges(database, MATCH_PAGE[database.kind])) {
     await yieldToPeople(database);
     matched += await matchAndRecord(
       db,
       { id: run.id, feedId: request.feed.id, day: run.day, currency: request.currency, keys },
-      after,
-      page.last,
+      range.after,
+      range.last,
     );
-    after = page.last;
   }
   await yieldToPeople(database);
   await analyze(db, "market_prices");

@@ -19,12 +19,20 @@ export async function stageCards(db: Db, runId: number, rows: string): Promise<v
       finish text, condition text, market int, low int, mid int, high int, direct_low int)`);
 }
 
-/** Product ids in order, one page of at most `limit` after `after` (the matching walks the catalogue in pages). */
-export async function productIdRange(db: Db, after: number, limit: number): Promise<{ last: number } | null> {
-  const [row] = rowsOf<{ last: number | null }>(
-    await db.execute(sql`select max(id) as last from (select id from products where id > ${after} order by id limit ${limit}) p`),
+/**
+ * The catalogue cut in pages of `size` products by id, up to `count` pages after `after`: each
+ * page's last id, in order (fewer when the catalogue ends; none past its end). One statement for
+ * many pages: the matching and the rules walk the catalogue a range of ids at a time.
+ */
+export async function productPages(db: Db, after: number, size: number, count: number): Promise<number[]> {
+  const rows = rowsOf<{ last: number | string }>(
+    await db.execute(sql`
+      select max(id) as last from (
+        select id, (row_number() over (order by id) - 1) / ${size} as page
+        from (select id from products where id > ${after} order by id limit ${size * count}) ids
+      ) numbered group by page order by page`),
   );
-  return row?.last == null ? null : { last: Number(row.last) };
+  return rows.map((r) => Number(r.last));
 }
 
 /**
