@@ -157,6 +157,15 @@ describe("a count while the shop sells", () => {
     ).toBe(409);
   });
 
+  it("moves the expected figure with an edit of the stock too (any writer of the quantity audit)", async () => {
+    const product = await manager.create({ quantity_on_hand: 10 });
+    const session = await start(inventory, { whole_shop: true });
+    await scan(inventory, session.id, product.barcode, { quantity: 4 });
+    const edit = await manager.put(`/api/products/${product.id}`, { quantity_on_hand: 12 });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(lineOf(await review(session.id), product.id)).toMatchObject({ expected: 12, counted: 4, difference: -8 });
+  });
+
   it("lists missing, misplaced and unknown items, per location with sums at cost and at price", async () => {
     const [a, b] = [await newLocation(), await newLocation()];
     const here = await manager.create({ quantity_on_hand: 2, location: a.name, cost: 100, price: 300 });
