@@ -325,10 +325,18 @@ export async function unknownScansOf(db: Db, stockTakeId: number): Promise<Unkno
   }));
 }
 
+/** The ids as one JSON parameter (a whole shop's products are more than a statement's 65,535 parameters). */
+const idList = (ids: number[]) => sql`(select json_array_elements_text(${JSON.stringify(ids)}::json)::int)`;
+
 /** Products locked FOR UPDATE in id order (racing writers never deadlock), until the end of the transaction. */
 export async function lockProducts(db: Db, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.select({ id: products.id }).from(products).where(inArray(products.id, ids)).orderBy(asc(products.id)).for("update");
+  await db
+    .select({ id: products.id })
+    .from(products)
+    .where(sql`${products.id} in ${idList(ids)}`)
+    .orderBy(asc(products.id))
+    .for("update");
 }
 
 /** Lines for missing products (counted 0), taken at their stock and audit position now: what the approval records. */
@@ -372,7 +380,7 @@ export async function tagAuditWithStockTake(db: Db, stockTakeId: number, product
         db
           .select({ id: sql`max(${quantityAudit.id})` })
           .from(quantityAudit)
-          .where(inArray(quantityAudit.productId, productIds))
+          .where(sql`${quantityAudit.productId} in ${idList(productIds)}`)
           .groupBy(quantityAudit.productId),
       ),
     );
