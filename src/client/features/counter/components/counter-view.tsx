@@ -148,19 +148,19 @@ function Counter() {
   const setLine = (index: number, patch: Partial<{ condition: Condition | null; quantity: number; struck: boolean }>) =>
     void save((body) => ({ ...body, lines: (body.lines ?? []).map((l, i) => (i === index ? { ...l, ...patch } : l)) }));
 
+  // The customer and payout show at once; a draft is saved with them (a refusal is said, as for lines).
   const pickCustomer = (customer: Customer | null) => {
-    if (latest.current.tradeIn) void save((body) => ({ ...body, customer_id: customer?.id ?? null }), { customer });
-    else setDraft({ ...latest.current, customer });
+    setDraft({ ...latest.current, customer });
+    if (latest.current.tradeIn) void save((body) => body);
   };
   const choosePayout = (payout: Payout) => {
-    if (latest.current.tradeIn) {
-      const splitCash = payout === "split" ? centsToAmount(Math.floor((latest.current.tradeIn.totals.cash_cents ?? 0) / 2)) : "";
-      void save((body) => body, { payout, splitCash });
-    } else setDraft({ ...latest.current, payout });
+    const cash = latest.current.tradeIn?.totals.cash_cents ?? 0;
+    setDraft({ ...latest.current, payout, splitCash: payout === "split" ? centsToAmount(Math.floor(cash / 2)) : "" });
+    if (latest.current.tradeIn) void save((body) => body);
   };
   const setSplitCash = (text: string) => {
-    if (latest.current.tradeIn && parseAmount(text) !== undefined) void save((body) => body, { splitCash: text });
-    else setDraft({ ...latest.current, splitCash: text });
+    setDraft({ ...latest.current, splitCash: text });
+    if (latest.current.tradeIn && parseAmount(text) !== undefined) void save((body) => body);
   };
 
   const startNew = () => {
@@ -402,7 +402,6 @@ function ScanBar({
   const [looking, setLooking] = useState(false);
   const [results, setResults] = useState<{ q: string; products: Product[] } | null>(null);
   const [camera, setCamera] = useState(false);
-  const backToScan = () => setTimeout(() => inputRef.current?.focus(), 0);
 
   useEffect(() => {
     inputRef.current?.focus();
@@ -463,7 +462,15 @@ function ScanBar({
             <Search aria-hidden="true" className="h-4 w-4" />
             {looking ? "Looking up..." : "Add or search"}
           </Button>
-          <Button variant="outline" onClick={() => setCamera(true)} disabled={disabled}>
+          <Button
+            variant="outline"
+            onClick={() => {
+              // The scanner's dialog gives focus back to what had it when it opened: the scan field, for the next card.
+              inputRef.current?.focus();
+              setCamera(true);
+            }}
+            disabled={disabled}
+          >
             <Camera aria-hidden="true" className="h-4 w-4" />
             Scan with camera
           </Button>
@@ -512,12 +519,10 @@ function ScanBar({
             mode="lookup"
             onClose={() => {
               setCamera(false);
-              backToScan();
             }}
             onFound={(p) => {
               setCamera(false);
               onProduct(p);
-              backToScan();
             }}
           />
         </Suspense>
