@@ -580,6 +580,7 @@ function LineRow({
         <QuantityInput
           name={name}
           value={line.quantity}
+          saved={line}
           onCommit={(quantity) => onChange({ quantity })}
           disabled={disabled || line.struck}
         />
@@ -625,16 +626,20 @@ function LineRow({
 function QuantityInput({
   name,
   value,
+  saved,
   onCommit,
   disabled,
 }: {
   name: string;
   value: number;
+  /** The line as last saved: each answer shows its quantity again (one capped by the buy limit too). */
+  saved: TradeInLine;
   onCommit: (n: number) => void;
   disabled: boolean;
 }) {
   const [text, setText] = useState(String(value));
-  useEffect(() => setText(String(value)), [value]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new answer for the line resets the field even when its quantity did not change
+  useEffect(() => setText(String(value)), [value, saved]);
   const commit = () => {
     const n = Number(text);
     if (Number.isInteger(n) && n >= 1 && n !== value) onCommit(n);

@@ -1,0 +1,191 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import type { TradeIn, TradeInBody, TradeInLine } from "../../../../contract/counter";
+import { permissionsFor, type Role } from "../../../../contract/permissions";
+import type { Product } from "../../../../contract/products";
+import { routes, type SeenRequest, SLOW } from "../../../test/price-fakes";
+import { fakeProduct } from "../../../test/product-fakes";
+import { startTestServer, type TestServer } from "../../../test/test-server";
+import { AuthProvider } from "../../auth";
+import { ProductStoreProvider } from "../../products";
+import { CounterView } from "./counter-view";
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const ruby = fakeProduct(1, 1, { barcode: "2000000000011", product_name: "Ruby Dragon" });
+const opal = fakeProduct(2, 2, { barcode: "2000000000028", product_name: "Opal Knight" });
+const gone = fakeProduct(3, 3, { barcode: "2000000000035", product_name: "Retired Card", is_active: false });
+const blue = fakeProduct(4, 4, { barcode: "2000000000042", product_name: "Blue Wisp" });
+const catalogue = [ruby, opal, gone, blue];
+/** Market and the shop's wanted count per product: Opal Knight is wanted once only. */
+const MARKET: Record<number, number> = { 1: 1000, 2: 400, 4: 200 };
+const WANTED: Record<number, number> = { 2: 1 };
+
+/** The server's draft: each line offered at 50 % cash, 65 % credit of its market, capped at what the shop wants. */
+function draftOf(id: number, body: TradeInBody, status: TradeIn["status"] = "draft"): TradeIn {
+  const lines: TradeInLine[] = (body.lines ?? []).map((l, i) => {
+    const product = catalogue.find((p) => p.id === l.product_id) as Product;
+    const market = MARKET[l.product_id] ?? 0;
+    const wanted = WANTED[l.product_id];
+    const capped = wanted !== undefined && l.quantity > wanted;
+    return {
+      id: i + 1,
+      product_id: l.product_id,
+      product_name: product.product_name,
+      condition: l.condition ?? null,
+      quantity: capped ? (wanted as number) : l.quantity,
+      market_cents: market,
+      offer_cash_cents: market / 2,
+      offer_credit_cents: (market * 65) / 100,
+      struck: l.struck ?? false,
+      note: capped ? `Capped by the buy limit: ${wanted} wanted` : null,
+    };
+  });
+  const live = lines.filter((l) => !l.struck);
+  const cash = live.reduce((s, l) => s + l.offer_cash_cents * l.quantity, 0);
+  const credit = live.reduce((s, l) => s + l.offer_credit_cents * l.quantity, 0);
+  return {
+    id,
+    number: 40 + id,
+    customer_id: body.customer_id ?? null,
+    status,
+    payout: body.payout ?? "cash",
+    cash_cents: body.payout === "credit" ? 0 : cash,
+    credit_cents: body.payout === "credit" ? credit : 0,
+    note: null,
+    lines,
+    totals: { cash_cents: cash, credit_cents: credit, units: live.reduce((s, l) => s + l.quantity, 0) },
+    created_by: "sam",
+    created_at: "2026-03-14T10:00:00.000Z",
+    accepted_by: null,
+    accepted_at: null,
+    voided_by: null,
+    voided_at: null,
+  };
+}
+
+async function serve(role: Role = "inventory") {
+  const app = routes({
+    "GET /api/auth/me": () => [200, { user: { id: 9, username: "sam", role, created_at: "2026-01-01T00:00:00.000Z" } }],
+    "GET /api/auth/verify-permissions": () => [200, permissionsFor(role)],
+    "GET /api/products": () => [200, catalogue],
+    "GET /api/customers": () => [200, []],
+    "GET /api/trade-ins": () => [200, []],
+    "POST /api/trade-ins": (req) => [201, { trade_in: draftOf(1, req.body as TradeInBody) }],
+    "PUT /api/trade-ins/1": (req) => [200, { trade_in: draftOf(1, req.body as TradeInBody) }],
+    "POST /api/trade-ins/1/accept": () => [409, { error: "This trade-in is accepted already: only a draft changes" }],
+  });
+  const byBarcode = (req: SeenRequest): [number, unknown] => {
+    const code = req.path.split("/").pop();
+    const product = catalogue.find((p) => p.barcode === code);
+    return product ? [200, product] : [404, { error: "Product not found" }];
+  };
+  server = await startTestServer((req, res, body) => {
+    const url = new URL(req.url ?? "/", "http://test");
+    if (url.pathname.startsWith("/api/products/barcode/")) {
+      const [status, answer] = byBarcode({ method: "GET", path: url.pathname, query: url.searchParams, body });
+      app.seen.push({ method: "GET", path: url.pathname, query: url.searchParams, body });
+      res.writeHead(status, { "Content-Type": "application/json" });
+      return res.end(JSON.stringify(answer));
+    }
+    app.handle(req, res, body);
+  });
+  return app.seen;
+}
+
+function renderCounter() {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <AuthProvider>
+        <ProductStoreProvider>
+          <CounterView />
+        </ProductStoreProvider>
+      </AuthProvider>
+    </QueryClientProvider>,
+  );
+  return userEvent.setup();
+}
+
+const saves = (seen: SeenRequest[]) =>
+  seen
+    .filter((r) => (r.method === "POST" || r.method === "PUT") && /^\/api\/trade-ins(\/\d+)?$/.test(r.path))
+    .map((r) => r.body as TradeInBody);
+
+describe("the Counter", () => {
+  it("adds a scanned card with the server's offers, announces it and keeps focus in the scan field; a second scan adds one more", async () => {
+    const seen = await serve();
+    const user = renderCounter();
+    const field = await screen.findByLabelText("Scan a barcode or search by name", undefined, SLOW);
+    await waitFor(() => expect(field).toHaveFocus());
+    await user.type(field, `${ruby.barcode}{Enter}`);
+    const line = await screen.findByTestId("trade-in-line", undefined, SLOW);
+    expect(line).toHaveTextContent("Ruby Dragon");
+    expect(within(line).getByTestId("line-cash")).toHaveTextContent("$5.00");
+    expect(within(line).getByTestId("line-credit")).toHaveTextContent("$6.50");
+    expect(screen.getByTestId("counter-announcement")).toHaveTextContent("Added Ruby Dragon, 1 at $5.00 cash or $6.50 credit each");
+    expect(field).toHaveFocus();
+    expect(field).toHaveValue("");
+    expect(saves(seen)).toEqual([expect.objectContaining({ lines: [{ product_id: 1, condition: "Near Mint", quantity: 1 }] })]);
+
+    await user.type(field, `${ruby.barcode}{Enter}`);
+    await waitFor(() => expect(screen.getByTestId("total-cash")).toHaveTextContent("$10.00"));
+    expect(screen.getByTestId("total-credit")).toHaveTextContent("$13.00");
+    expect(saves(seen)[1]?.lines).toEqual([{ product_id: 1, condition: "Near Mint", quantity: 2, struck: false }]);
+    expect(seen.filter((r) => r.path === "/api/trade-ins/1" && r.method === "PUT")).toHaveLength(1);
+  });
+
+  it("shows a capped line, strikes a line, and says why an accept was refused (409)", async () => {
+    const seen = await serve();
+    const user = renderCounter();
+    const field = await screen.findByLabelText("Scan a barcode or search by name", undefined, SLOW);
+    await user.type(field, `${opal.barcode}{Enter}`);
+    await screen.findByTestId("trade-in-line", undefined, SLOW);
+    const quantity = screen.getByLabelText("Quantity of Opal Knight");
+    await user.clear(quantity);
+    await user.type(quantity, "3{Enter}");
+    const line = screen.getByTestId("trade-in-line");
+    await waitFor(() => expect(line).toHaveTextContent("Capped by the buy limit: 1 wanted"));
+    expect(within(line).getByText("Capped")).toBeInTheDocument();
+    expect(quantity).toHaveValue(1);
+
+    await user.type(field, `${ruby.barcode}{Enter}`);
+    await waitFor(() => expect(screen.getAllByTestId("trade-in-line")).toHaveLength(2));
+    await user.click(screen.getByRole("button", { name: "Strike Opal Knight" }));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Restore Opal Knight" })).toBeInTheDocument());
+    expect(saves(seen).at(-1)?.lines?.[0]).toMatchObject({ product_id: 2, struck: true });
+    expect(screen.getByTestId("total-cash")).toHaveTextContent("$5.00");
+
+    await user.click(screen.getByRole("button", { name: "Accept trade-in" }));
+    expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent("This trade-in is accepted already: only a draft changes");
+  });
+
+  it("refuses a disabled card without asking the server, and finds a card by name in the catalogue", async () => {
+    const seen = await serve();
+    const user = renderCounter();
+    const field = await screen.findByLabelText("Scan a barcode or search by name", undefined, SLOW);
+    await user.type(field, `${gone.barcode}{Enter}`);
+    expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent(
+      "Retired Card is disabled: the shop cannot buy it until it is enabled again",
+    );
+    expect(saves(seen)).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, "wisp{Enter}");
+    const add = await screen.findByRole("button", { name: "Add Blue Wisp" }, SLOW);
+    await user.click(add);
+    expect(await screen.findByTestId("trade-in-line", undefined, SLOW)).toHaveTextContent("Blue Wisp");
+    expect(field).toHaveFocus();
+  });
+
+  it("is refused to a streamer", async () => {
+    await serve("streamer");
+    renderCounter();
+    expect(await screen.findByText("You don't have permission to use the counter.", undefined, SLOW)).toBeInTheDocument();
+  });
+});
