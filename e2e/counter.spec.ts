@@ -193,7 +193,12 @@ test("a streamer who opens the counter lands on the streamer view, told so", asy
 });
 
 for (const theme of ["light", "dark"] as const) {
-  test(`the Counter and Customers views: no axe violations in the ${theme} theme, on a phone`, async ({ page }) => {
+  test(`the Counter (a draft resumed) and Customers views: no axe violations in the ${theme} theme, on a phone`, async ({ page }, info) => {
+    const [card] = await pricedCards([800]);
+    if (!card) throw new Error("card not made");
+    const made = await api.post("/api/trade-ins", { data: { lines: [{ product_id: card.id, condition: "Lightly Played", quantity: 2 }] } });
+    expect(made.status()).toBe(201);
+    const { trade_in: draft } = (await made.json()) as { trade_in: { number: number } };
     await page.setViewportSize({ width: 390, height: 844 });
     await page.addInitScript((t) => localStorage.setItem("blez-theme", t), theme);
     await signIn(page, await createUser(api, "inventory"));
@@ -202,6 +207,13 @@ for (const theme of ["light", "dark"] as const) {
     await expect(page.getByRole("heading", { name: "Counter", level: 1 })).toBeVisible();
     await expect(page.getByText(/Loading/)).toHaveCount(0);
     await expectNoAxeViolations(page, { colours: theme === "dark" });
+    // A draft saved earlier, finished now.
+    await page.getByRole("button", { name: `Resume trade-in #${draft.number}` }).click();
+    await expect(page.getByTestId("trade-in-line")).toContainText(card.product_name);
+    await expect(page.getByLabel(`Condition of ${card.product_name}`)).toHaveValue("Lightly Played");
+    await expect(page.getByLabel("Scan a barcode or search by name")).toBeFocused();
+    await expectNoAxeViolations(page, { colours: theme === "dark" });
+    await page.screenshot({ path: info.outputPath(`counter-phone-${theme}.png`), fullPage: true });
     await page.goto("/customers");
     await expect(page.getByRole("heading", { name: "Customers", level: 1 })).toBeVisible();
     await expect(page.getByText(/Loading/)).toHaveCount(0);
