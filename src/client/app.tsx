@@ -14,12 +14,13 @@ import { LiveProvider } from "./features/presence";
 import { PricesView } from "./features/prices";
 import { EditProductDialog, ProductStoreProvider, useCatalogue, useProduct, useProductStore } from "./features/products";
 import { ReportsView } from "./features/reports";
+import { StockTakesView } from "./features/stock-takes";
 import { StreamerView } from "./features/streamer";
 import { ThemeProvider, useTheme } from "./features/theme";
 import { UsersView } from "./features/users";
 import { rememberedSession } from "./lib/kept-session";
 import { createQueryClient } from "./lib/query-client";
-import { customerPath, firstScreen, landing, orderPath, productPath, VIEW_PATHS } from "./shell/routes";
+import { customerPath, firstScreen, landing, orderPath, productPath, stockTakePath, VIEW_PATHS } from "./shell/routes";
 import { TopBar } from "./shell/top-bar";
 import { allowedViews, VIEW_LABELS } from "./shell/views";
 
@@ -58,7 +59,7 @@ function Shell() {
   const location = useLocation();
   const navigate = useNavigate();
   const here = landing(location.pathname, role, permissions);
-  const { productId, orderId, customerId } = here.place;
+  const { productId, orderId, customerId, stockTakeId, stockTakeReview } = here.place;
   const opened = openerOf(location.state);
   // What the screen shows: the opener behind a product's dialog when this user may see it, else the address.
   const openerLanding = productId !== undefined && opened ? landing(opened.pathname, role, permissions) : null;
@@ -147,6 +148,15 @@ function Shell() {
               customerId={customerId}
               onOpenCustomer={(id) => navigate(customerPath(id))}
               onBack={() => navigate(VIEW_PATHS.customers)}
+            />
+          ) : null}
+          {view === "stockTakes" ? (
+            <StockTakesView
+              stockTakeId={stockTakeId}
+              review={stockTakeReview}
+              onCount={(id) => navigate(stockTakePath(id))}
+              onReview={(id) => navigate(stockTakePath(id, true))}
+              onList={() => navigate(VIEW_PATHS.stockTakes)}
             />
           ) : null}
           {view === "integrations" ? <IntegrationsView /> : null}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Permissions, permissionsFor, type Role } from "../../contract/permissions";
-import { customerPath, firstScreen, landing, orderPath, placeOf, productPath, VIEW_PATHS } from "./routes";
+import { customerPath, firstScreen, landing, orderPath, placeOf, productPath, stockTakePath, VIEW_PATHS } from "./routes";
 import { VIEWS } from "./views";
 
 const as = (role: Role): [Role, Permissions] => [role, permissionsFor(role)];
@@ -12,6 +12,8 @@ describe("the app's addresses", () => {
     expect(placeOf(productPath(12))).toEqual({ view: "inventory", productId: 12 });
     expect(placeOf(orderPath(7))).toEqual({ view: "orders", orderId: 7 });
     expect(placeOf(customerPath(3))).toEqual({ view: "customers", customerId: 3 });
+    expect(placeOf(stockTakePath(5))).toEqual({ view: "stockTakes", stockTakeId: 5 });
+    expect(placeOf(stockTakePath(5, true))).toEqual({ view: "stockTakes", stockTakeId: 5, stockTakeReview: true });
   });
 
   it("the root, unknown paths and ids that are not ids name no place", () => {
@@ -31,6 +33,8 @@ describe("the app's addresses", () => {
       "/customers/0",
       "/customers/3/credit",
       "/counter/3",
+      "/stock-takes/0",
+      "/stock-takes/3/approve",
       "/reports/products/3",
       "/streamerz",
     ]) {

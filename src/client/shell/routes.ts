@@ -8,6 +8,7 @@ export const VIEW_PATHS: Record<View, string> = {
   inventory: "/inventory",
   counter: "/counter",
   customers: "/customers",
+  stockTakes: "/stock-takes",
   reports: "/reports",
   users: "/users",
   orders: "/orders",
@@ -21,6 +22,8 @@ export const productPath = (id: number) => `/inventory/products/${id}`;
 export const orderPath = (id: number) => `/orders/${id}`;
 /** One customer's page (trade-ins, orders, store credit), in place of the Customers list. */
 export const customerPath = (id: number) => `/customers/${id}`;
+/** One stock take's counting screen; with `review`, its review. */
+export const stockTakePath = (id: number, review = false) => `/stock-takes/${id}${review ? "/review" : ""}`;
 
 /** What an address shows: a view, and the product, order or customer it opens. */
 export interface Place {
@@ -28,6 +31,9 @@ export interface Place {
   productId?: number;
   orderId?: number;
   customerId?: number;
+  stockTakeId?: number;
+  /** /stock-takes/{id}/review. */
+  stockTakeReview?: boolean;
 }
 
 const ID = /^[1-9][0-9]{0,14}$/;
@@ -44,6 +50,10 @@ export function placeOf(pathname: string): Place | null {
   }
   if (view === "orders" && parts.length === 2 && second && ID.test(second)) return { view, orderId: Number(second) };
   if (view === "customers" && parts.length === 2 && second && ID.test(second)) return { view, customerId: Number(second) };
+  if (view === "stockTakes" && second && ID.test(second)) {
+    if (parts.length === 2) return { view, stockTakeId: Number(second) };
+    if (parts.length === 3 && third === "review") return { view, stockTakeId: Number(second), stockTakeReview: true };
+  }
   return null;
 }
 

@@ -11,8 +11,15 @@ describe("views per role", () => {
   });
 
   it("others see inventory, counter and customers with canManageProducts, reports with canViewAudit, users with canManageUsers, orders, prices and integrations as managers; default inventory", () => {
-    expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual(["streamer", "inventory", "counter", "customers", "reports"]);
-    const all = ["streamer", "inventory", "counter", "customers", "reports", "users", "orders", "prices", "integrations"];
+    expect(allowedViews("inventory", permissionsFor("inventory"))).toEqual([
+      "streamer",
+      "inventory",
+      "counter",
+      "customers",
+      "stockTakes",
+      "reports",
+    ]);
+    const all = ["streamer", "inventory", "counter", "customers", "stockTakes", "reports", "users", "orders", "prices", "integrations"];
     expect(allowedViews("manager", permissionsFor("manager"))).toEqual(all);
     expect(allowedViews("super_admin", permissionsFor("super_admin"))).toEqual(all);
     expect(defaultView("manager", permissionsFor("manager"))).toBe("inventory");

@@ -147,6 +147,8 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
       });
       // An order placed or cancelled anywhere: the orders on screen refetch.
       socket.on("order_update", () => void queryClient.invalidateQueries({ queryKey: queryKeys.orders }));
+      // Scans from any device, a session started, approved or cancelled: the stock takes on screen refetch (running totals).
+      socket.on("stock_take_update", () => void queryClient.invalidateQueries({ queryKey: queryKeys.stockTakes }));
     }
   }, [userId, queryClient]);
 

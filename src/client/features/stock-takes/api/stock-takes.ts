@@ -1,0 +1,77 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  Location,
+  LocationsFromProductsAnswer,
+  ScanAnswer,
+  ScansBody,
+  StartStockTakeBody,
+  StockTake,
+  StockTakeReview,
+} from "../../../../contract/stock-takes";
+import { apiFetch } from "../../../lib/http";
+import { queryKeys } from "../../../lib/query-client";
+
+// The stock takes' calls (src/contract/stock-takes.ts). Live stock_take_update events invalidate
+// everything under queryKeys.stockTakes (features/presence), so every device's totals follow.
+
+export const locationsQuery = queryOptions({
+  queryKey: [...queryKeys.stockTakes, "locations"],
+  queryFn: ({ signal }) => apiFetch<Location[]>("/api/locations", { signal }),
+});
+
+export const stockTakesQuery = queryOptions({
+  queryKey: [...queryKeys.stockTakes, "list"],
+  queryFn: ({ signal }) => apiFetch<StockTake[]>("/api/stock-takes?limit=200", { signal }),
+});
+
+export const stockTakeQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...queryKeys.stockTakes, "one", id],
+    queryFn: async ({ signal }) => (await apiFetch<{ stock_take: StockTake }>(`/api/stock-takes/${id}`, { signal })).stock_take,
+  });
+
+/** The review: also the counting screen's running totals (counted per product, live). */
+export const reviewQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...queryKeys.stockTakes, "review", id],
+    queryFn: ({ signal }) => apiFetch<StockTakeReview>(`/api/stock-takes/${id}/review`, { signal }),
+  });
+
+export const useLocations = () => useQuery(locationsQuery);
+export const useStockTakes = () => useQuery(stockTakesQuery);
+export const useStockTake = (id: number) => useQuery(stockTakeQuery(id));
+export const useReview = (id: number) => useQuery(reviewQuery(id));
+
+function useInvalidating<A, R>(fn: (arg: A) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.stockTakes }) });
+}
+
+/** POST /api/locations/from-products: a location of every distinct location text the products hold. */
+export const useLocationsFromProducts = () =>
+  useInvalidating(() => apiFetch<LocationsFromProductsAnswer>("/api/locations/from-products", { method: "POST" }));
+
+export const useCreateLocation = () =>
+  useInvalidating((name: string) => apiFetch<Location>("/api/locations", { method: "POST", body: { name } }));
+
+export const useStartStockTake = () =>
+  useInvalidating(
+    async (body: StartStockTakeBody) =>
+      (await apiFetch<{ stock_take: StockTake }>("/api/stock-takes", { method: "POST", body })).stock_take,
+  );
+
+const sessionAction = (action: "finish" | "cancel") => async (id: number) =>
+  (await apiFetch<{ stock_take: StockTake }>(`/api/stock-takes/${id}/${action}`, { method: "POST" })).stock_take;
+export const useFinishCounting = () => useInvalidating(sessionAction("finish"));
+export const useCancelStockTake = () => useInvalidating(sessionAction("cancel"));
+
+/** POST /api/stock-takes/{id}/approve: the products named, or all. */
+export const useApproveStockTake = () =>
+  useInvalidating(({ id, productIds }: { id: number; productIds?: number[] }) =>
+    apiFetch<StockTakeReview>(`/api/stock-takes/${id}/approve`, { method: "POST", body: productIds ? { product_ids: productIds } : {} }),
+  );
+
+/** POST /api/stock-takes/{id}/scans: one or many, in order; a client_scan_id sent again answers its first answer. */
+export async function sendScans(id: number, body: ScansBody): Promise<ScanAnswer[]> {
+  return (await apiFetch<{ scans: ScanAnswer[] }>(`/api/stock-takes/${id}/scans`, { method: "POST", body })).scans;
+}

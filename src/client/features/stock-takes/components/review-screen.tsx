@@ -1,0 +1,388 @@
+import { Download } from "lucide-react";
+import { useMemo, useState } from "react";
+import { canManageIntegrations } from "../../../../contract/permissions";
+import type { ReviewLine, StockTakeReview } from "../../../../contract/stock-takes";
+import { Button } from "../../../components/ui/button";
+import { Dialog } from "../../../components/ui/dialog";
+import { Spinner } from "../../../components/ui/spinner";
+import { downloadBlob } from "../../../lib/download";
+import { loadErrorText, messageOr } from "../../../lib/http";
+import { AuditDialog } from "../../audit";
+import { useAuth } from "../../auth";
+import { notify } from "../../notifications";
+import { useMoney } from "../../settings";
+import { useApproveStockTake, useCancelStockTake, useReview } from "../api/stock-takes";
+import { reviewCsv, reviewCsvName } from "../review-csv";
+import { StatusBadge } from "./status-badge";
+
+export interface ReviewScreenProps {
+  id: number;
+  onCount: (id: number) => void;
+  onList: () => void;
+}
+
+const LINE_STATUS: Record<ReviewLine["status"], string> = {
+  counted: "Counted",
+  missing: "Never scanned",
+  misplaced: "Found elsewhere",
+  unknown: "Unknown barcode",
+};
+
+const lineKey = (l: ReviewLine) => `${l.product_id ?? "unknown"}-${l.barcode}`;
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+/**
+ * The review of one stock take: per product and per location the expected, counted and difference
+ * figures with the difference's value at cost and at price; the products never scanned, found in
+ * another location, and the unknown barcodes. A manager approves all or the ones ticked; anyone who
+ * counts may cancel; after approval each product's audit is a click away. The CSV is made here from
+ * the review's answer.
+ */
+export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
+  const review = useReview(id);
+  const { user } = useAuth();
+  const manager = user ? canManageIntegrations(user.role) : false;
+  const money = useMoney();
+  const approve = useApproveStockTake();
+  const cancel = useCancelStockTake();
+  const [picked, setPicked] = useState<Set<number> | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [audit, setAudit] = useState<{ id: number; product_name: string } | null>(null);
+
+  const products = useMemo(() => (review.data?.lines ?? []).filter((l) => l.product_id !== null), [review.data]);
+  // Every product is ticked until the manager unticks one.
+  const selected = picked ?? new Set(products.map((l) => l.product_id as number));
+
+  if (review.isPending) {
+    return (
+      <p className="flex items-center gap-2" aria-busy="true">
+        <Spinner /> Loading the review...
+      </p>
+    );
+  }
+  if (review.isError) {
+    return (
+      <div className="flex flex-col items-start gap-2">
+        <p role="alert">{loadErrorText(review.error)}</p>
+        <div className="flex gap-2">
+          <Button variant="outline" onClick={() => void review.refetch()}>
+            Try again
+          </Button>
+          <Button variant="ghost" onClick={onList}>
+            All stock takes
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const data: StockTakeReview = review.data;
+  const session = data.stock_take;
+  const open = session.status === "counting" || session.status === "review";
+  const approved = session.status === "approved";
+  // An approval cut off half way ("approving") is finished by approving again.
+  const canApprove = manager && (open || (session.status as string) === "approving");
+
+  function toggle(productId: number) {
+    const next = new Set(selected);
+    if (next.has(productId)) next.delete(productId);
+    else next.add(productId);
+    setPicked(next);
+  }
+
+  async function onApprove(all: boolean) {
+    try {
+      const answer = await approve.mutateAsync({ id, productIds: all ? undefined : [...selected] });
+      const changed = answer.lines.filter((l) => (l.applied ?? 0) !== 0).length;
+      notify.success(`Stock take #${session.number} approved: ${changed} product(s) changed`);
+    } catch (err) {
+      notify.error(messageOr(err, "Failed to approve the stock take"));
+    }
+  }
+
+  async function onCancel() {
+    try {
+      await cancel.mutateAsync(id);
+      setConfirmCancel(false);
+      notify.success(`Stock take #${session.number} cancelled: nothing changed`);
+    } catch (err) {
+      notify.error(messageOr(err, "Failed to cancel the stock take"));
+    }
+  }
+
+  const missing = data.lines.filter((l) => l.status === "missing");
+  const misplaced = data.lines.filter((l) => l.status === "misplaced");
+  const unknown = data.lines.filter((l) => l.status === "unknown");
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="text-2xl font-bold">Stock take #{session.number}: review</h1>
+        <StatusBadge status={session.status} />
+        <Button size="sm" variant="ghost" className="ml-auto" onClick={onList}>
+          All stock takes
+        </Button>
+      </div>
+      <p className="text-sm text-gray-700 dark:text-gray-300">
+        Started by {session.started_by}, {new Date(session.started_at).toLocaleString()}
+        {approved && session.approved_by ? ` · approved by ${session.approved_by}` : ""}
+        {session.finished_at ? ` · ${new Date(session.finished_at).toLocaleString()}` : ""}. Expected is each product's stock when it was
+        first counted, moved by every sale and change since.
+      </p>
+
+      <div className="flex flex-wrap gap-2">
+        {session.status === "counting" ? (
+          <Button variant="outline" onClick={() => onCount(id)}>
+            Back to counting
+          </Button>
+        ) : null}
+        <Button
+          variant="outline"
+          onClick={() => downloadBlob(reviewCsvName(session.number), new Blob([reviewCsv(data)], { type: "text/csv" }))}
+        >
+          <Download aria-hidden="true" className="h-4 w-4" />
+          Download CSV
+        </Button>
+        {open ? (
+          <Button variant="danger" onClick={() => setConfirmCancel(true)}>
+            Cancel stock take
+          </Button>
+        ) : null}
+      </div>
+
+      <section aria-labelledby="totals-heading" className="flex flex-col gap-2">
+        <h2 id="totals-heading" className="text-lg font-semibold">
+          {approved ? "Result" : "Differences"}
+        </h2>
+        <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="review-totals">
+          <Figure label="Products" value={String(data.totals.lines)} />
+          <Figure label="Difference" value={signed(data.totals.difference)} />
+          <Figure label="At cost" value={money(data.totals.value_at_cost)} />
+          <Figure label="At price" value={money(data.totals.value_at_price)} />
+        </dl>
+        {data.locations.length > 0 ? (
+          <section
+            className="overflow-x-auto"
+            aria-label="Per location"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+            tabIndex={0}
+          >
+            <table className="w-full min-w-[28rem] text-sm">
+              <caption className="sr-only">Differences per location</caption>
+              <thead>
+                <tr className="text-left">
+                  <th scope="col" className="p-2">
+                    Location
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    Products
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    Difference
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    At cost
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    At price
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.locations.map((l) => (
+                  <tr key={l.location} className="border-t border-gray-200 dark:border-gray-700">
+                    <th scope="row" className="p-2 text-left font-medium">
+                      {l.location || "No location"}
+                    </th>
+                    <td className="p-2 text-right tabular-nums">{l.lines}</td>
+                    <td className="p-2 text-right tabular-nums">{signed(l.difference)}</td>
+                    <td className="p-2 text-right tabular-nums">{money(l.value_at_cost)}</td>
+                    <td className="p-2 text-right tabular-nums">{money(l.value_at_price)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="products-heading" className="flex flex-col gap-2">
+        <h2 id="products-heading" className="text-lg font-semibold">
+          Products
+        </h2>
+        {products.length === 0 ? (
+          <p>Nothing counted and nothing expected.</p>
+        ) : (
+          <section
+            className="overflow-x-auto rounded-lg border border-gray-300 bg-white dark:border-gray-700 dark:bg-gray-900"
+            aria-label="Products table"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+            tabIndex={0}
+          >
+            <table className="w-full min-w-[44rem] text-sm">
+              <caption className="sr-only">Expected, counted and difference per product</caption>
+              <thead>
+                <tr className="text-left">
+                  {canApprove ? (
+                    <th scope="col" className="p-2">
+                      <span className="sr-only">Approve</span>
+                    </th>
+                  ) : null}
+                  <th scope="col" className="p-2">
+                    Product
+                  </th>
+                  <th scope="col" className="p-2">
+                    Location
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    Expected
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    Counted
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    Difference
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    At cost
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    At price
+                  </th>
+                  <th scope="col" className="p-2">
+                    {approved ? "Applied" : "State"}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {products.map((l) => {
+                  const pid = l.product_id as number;
+                  return (
+                    <tr key={lineKey(l)} className="border-t border-gray-200 dark:border-gray-700" data-testid="review-line">
+                      {canApprove ? (
+                        <td className="p-2">
+                          <input
+                            type="checkbox"
+                            className="h-5 w-5"
+                            checked={selected.has(pid)}
+                            onChange={() => toggle(pid)}
+                            aria-label={`Approve ${l.name ?? l.barcode}`}
+                          />
+                        </td>
+                      ) : null}
+                      <td className="p-2">
+                        <span className="font-medium">{l.name}</span>
+                        <span className="block font-mono text-xs text-gray-700 dark:text-gray-300">{l.barcode}</span>
+                      </td>
+                      <td className="p-2">
+                        {l.location ?? ""}
+                        {l.status === "misplaced" ? (
+                          <span className="block text-xs">found in {l.found_in.filter(Boolean).join(", ")}</span>
+                        ) : null}
+                      </td>
+                      <td className="p-2 text-right tabular-nums">{l.expected}</td>
+                      <td className="p-2 text-right tabular-nums">{l.counted}</td>
+                      <td className="p-2 text-right font-semibold tabular-nums">{signed(l.difference)}</td>
+                      <td className="p-2 text-right tabular-nums">{money(l.value_at_cost)}</td>
+                      <td className="p-2 text-right tabular-nums">{money(l.value_at_price)}</td>
+                      <td className="p-2">
+                        {approved ? (
+                          <span className="flex items-center gap-2">
+                            {l.applied === null ? "Not approved" : signed(l.applied)}
+                            <Button size="sm" variant="outline" onClick={() => setAudit({ id: pid, product_name: l.name ?? l.barcode })}>
+                              Audit<span className="sr-only"> of {l.name}</span>
+                            </Button>
+                          </span>
+                        ) : (
+                          LINE_STATUS[l.status]
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </section>
+        )}
+        {canApprove ? (
+          <div className="flex flex-wrap gap-2">
+            <Button variant="success" size="lg" onClick={() => void onApprove(true)} disabled={approve.isPending}>
+              {approve.isPending ? "Approving..." : "Approve all"}
+            </Button>
+            <Button size="lg" onClick={() => void onApprove(false)} disabled={approve.isPending || selected.size === 0}>
+              Approve selected ({selected.size})
+            </Button>
+          </div>
+        ) : open ? (
+          <p className="text-sm">A manager approves the differences; you see them here.</p>
+        ) : null}
+      </section>
+
+      <LineList title="Expected but never scanned" empty="Every product expected was scanned." lines={missing} />
+      <LineList title="Found in another location" empty="Nothing was found away from its location." lines={misplaced} />
+      <LineList title="Unknown barcodes" empty="No unknown barcodes." lines={unknown} />
+
+      {confirmCancel ? (
+        <Dialog
+          onClose={() => setConfirmCancel(false)}
+          title={`Cancel stock take #${session.number}?`}
+          description="Nothing changes in the stock; the counts are kept in its report."
+          size="sm"
+          busy={cancel.isPending}
+          footer={
+            <>
+              <Button variant="outline" onClick={() => setConfirmCancel(false)}>
+                Keep it
+              </Button>
+              <Button variant="danger" onClick={() => void onCancel()} disabled={cancel.isPending}>
+                Cancel stock take
+              </Button>
+            </>
+          }
+        />
+      ) : null}
+      {audit ? <AuditDialog product={audit} onClose={() => setAudit(null)} /> : null}
+    </div>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-lg border border-gray-300 bg-white p-2 dark:border-gray-700 dark:bg-gray-900">
+      <dt className="text-sm">{label}</dt>
+      <dd className="text-xl font-bold tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+function LineList({ title, empty, lines }: { title: string; empty: string; lines: ReviewLine[] }) {
+  const headingId = `list-${title.replace(/\W+/g, "-").toLowerCase()}`;
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-1">
+      <h2 id={headingId} className="text-lg font-semibold">
+        {title} ({lines.length})
+      </h2>
+      {lines.length === 0 ? (
+        <p className="text-sm">{empty}</p>
+      ) : (
+        <ul className="flex flex-col gap-1" aria-labelledby={headingId}>
+          {lines.map((l) => (
+            <li
+              key={lineKey(l)}
+              className="rounded border border-gray-300 bg-white px-3 py-2 text-sm dark:border-gray-700 dark:bg-gray-900"
+            >
+              <span className="font-medium">{l.name ?? "Unknown barcode"}</span> <span className="font-mono">{l.barcode}</span>
+              {l.status === "missing" ? ` · expected ${l.expected}${l.location ? ` in ${l.location}` : ""}` : null}
+              {l.status === "misplaced"
+                ? ` · belongs in ${l.location ?? "no location"}, found in ${l.found_in.filter(Boolean).join(", ")}`
+                : null}
+              {l.status === "unknown"
+                ? ` · scanned ${l.counted}${l.found_in.filter(Boolean).length ? ` in ${l.found_in.filter(Boolean).join(", ")}` : ""}`
+                : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
