@@ -9,7 +9,8 @@ import { BARCODE_MAX, LOCATION_MAX } from "./rules.js";
  * through the one stock path with the reason `Stock take #N`.
  */
 
-export const STOCK_TAKE_STATUSES = ["counting", "review", "approved", "cancelled"] as const;
+/** `approving`: an approval's batches are running (or were cut off: approving again resumes them). */
+export const STOCK_TAKE_STATUSES = ["counting", "review", "approving", "approved", "cancelled"] as const;
 export type StockTakeStatus = (typeof STOCK_TAKE_STATUSES)[number];
 
 /** What a scan found: the product where it belongs, a product at home elsewhere, a barcode the catalogue lacks, or one counted before. */
@@ -37,6 +38,7 @@ export const STOCK_TAKE_MESSAGES = {
   locationTaken: "A location with this name already exists",
   notCounting: "This stock take is no longer counting",
   finished: "This stock take is already approved or cancelled",
+  approving: "This stock take is being approved",
   unknownLocations: "Some of these locations do not exist",
   refused: (n: number) => `${n} product(s) could not be changed (disabled, or the stock would go below 0): approve the others`,
   scopeRequired: "Choose locations, or the whole shop",
@@ -199,6 +201,12 @@ export const stockTakeReviewSchema = z.object({
   /** Sums per location (the product's own location; "" for none), and for the whole session. */
   locations: z.array(sumsSchema.extend({ location: z.string() })),
   totals: sumsSchema,
+  /**
+   * An approval's answer: products whose change was refused while it ran (disabled, or the stock
+   * would have gone below 0, after the check before it began); their lines keep `applied: null`
+   * and the others are applied. Empty when all went through.
+   */
+  refused_product_ids: z.array(z.number().int()).optional(),
 });
 export type StockTakeReview = z.infer<typeof stockTakeReviewSchema>;
 
@@ -209,6 +217,44 @@ export const approveStockTakeBodySchema = z.object({
 export type ApproveStockTakeBody = z.infer<typeof approveStockTakeBodySchema>;
 
 export const stockTakeAnswerSchema = z.object({ stock_take: stockTakeSchema });
+
+/** Products an approval works on per short transaction (each its own batch, the taps served between). */
+export const APPROVAL_BATCH_SIZE = 250;
+
+/** GET /api/reports/shrinkage: approved stock take differences summed per day, week or month. */
+export const SHRINKAGE_BUCKETS = ["day", "week", "month"] as const;
+export const shrinkageQuerySchema = z.object({
+  /** ISO dates (YYYY-MM-DD), in the shop's time zone; both included. Default: the last 90 days. */
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  by: z.enum(SHRINKAGE_BUCKETS).default("month"),
+});
+export type ShrinkageQuery = z.infer<typeof shrinkageQuerySchema>;
+
+export const shrinkageRowSchema = z.object({
+  /** The first day of the day, week (Monday) or month, YYYY-MM-DD. */
+  period: z.string(),
+  /** Stock takes approved in it with at least one change. */
+  stock_takes: z.number().int(),
+  /** Units: the approved differences' sum (negative: missing), and the missing and extra apart. */
+  difference: z.number().int(),
+  missing: z.number().int(),
+  extra: z.number().int(),
+  /** The same in cents at each product's cost (today's; 0 for a product without one). */
+  value_at_cost: z.number().int(),
+  missing_at_cost: z.number().int(),
+  extra_at_cost: z.number().int(),
+});
+export type ShrinkageRow = z.infer<typeof shrinkageRowSchema>;
+
+export const shrinkageAnswerSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  by: z.enum(SHRINKAGE_BUCKETS),
+  rows: z.array(shrinkageRowSchema),
+  totals: shrinkageRowSchema.omit({ period: true }),
+});
+export type ShrinkageAnswer = z.infer<typeof shrinkageAnswerSchema>;
 
 /** The live event `stock_take_update`: scans recorded, or the session started, approved or cancelled. */
 export interface StockTakeUpdate {

@@ -944,7 +944,7 @@ export const stockTakes = pgTable(
   "stock_takes",
   {
     id: serial("id").primaryKey(),
-    status: text("status", { enum: ["counting", "review", "approved", "cancelled"] })
+    status: text("status", { enum: ["counting", "review", "approving", "approved", "cancelled"] })
       .notNull()
       .default("counting"),
     locationIds: jsonb("location_ids").$type<number[] | null>(),
@@ -956,7 +956,7 @@ export const stockTakes = pgTable(
   },
   (t) => [
     index("stock_takes_started_idx").on(t.startedAt.desc(), t.id.desc()),
-    check("stock_takes_status_check", sql`${t.status} in ('counting', 'review', 'approved', 'cancelled')`),
+    check("stock_takes_status_check", sql`${t.status} in ('counting', 'review', 'approving', 'approved', 'cancelled')`),
   ],
 );
 
@@ -1010,6 +1010,16 @@ export const stockTakeLines = pgTable(
     /** Set when approved: the expected figure then, and the change applied (NULL: left out of the approval). */
     approvedExpected: integer("approved_expected"),
     applied: integer("applied"),
+    /**
+     * The approval's progress on this line (migration 0025): `pending` once chosen for it (the session
+     * is `approving`), `applied` when its batch committed, `refused` when its product could not take
+     * its change then (disabled, or below 0); NULL: not in the approval.
+     */
+    approval: text("approval", { enum: ["pending", "applied", "refused"] }),
   },
-  (t) => [primaryKey({ columns: [t.stockTakeId, t.productId] }), index("stock_take_lines_product_idx").on(t.productId)],
+  (t) => [
+    primaryKey({ columns: [t.stockTakeId, t.productId] }),
+    index("stock_take_lines_product_idx").on(t.productId),
+    check("stock_take_lines_approval_check", sql`${t.approval} in ('pending', 'applied', 'refused')`),
+  ],
 );

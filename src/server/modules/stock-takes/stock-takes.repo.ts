@@ -215,6 +215,8 @@ export interface LineRow {
   quantity: number;
   approvedExpected: number | null;
   applied: number | null;
+  /** The approval's progress on it: pending, applied, refused; null when not in an approval. */
+  approval: "pending" | "applied" | "refused" | null;
   /** Names of the locations it was scanned in ("" for scans without one). */
   foundIn: string[];
   scanned: boolean;
@@ -233,6 +235,7 @@ interface RawLine {
   quantity: number;
   approved_expected: number | null;
   applied: number | null;
+  approval?: LineRow["approval"];
   found_in: string[] | string | null;
 }
 
@@ -251,6 +254,7 @@ function toLine(r: RawLine, scanned: boolean): LineRow {
     quantity: Number(r.quantity),
     approvedExpected: r.approved_expected,
     applied: r.applied,
+    approval: r.approval ?? null,
     foundIn: [...foundIn].sort(),
     scanned,
   };
@@ -275,7 +279,7 @@ export async function linesOf(db: Db, stockTakeId: number, productIds?: number[]
              select sum(q.quantity_change) from quantity_audit q
               where q.product_id = l.product_id and q.id > l.base_audit_id
                 and q.stock_take_id is distinct from l.stock_take_id), 0) as expected,
-           p.quantity_on_hand as quantity, l.approved_expected, l.applied, ${foundInOf(stockTakeId)} as found_in
+           p.quantity_on_hand as quantity, l.approved_expected, l.applied, l.approval, ${foundInOf(stockTakeId)} as found_in
       from stock_take_lines l join products p on p.id = l.product_id
      where l.stock_take_id = ${stockTakeId} ${only}
      order by p.product_name, p.id`);
@@ -339,26 +343,62 @@ export async function lockProducts(db: Db, ids: number[]): Promise<void> {
     .for("update");
 }
 
-/** Lines for missing products (counted 0), taken at their stock and audit position now: what the approval records. */
-export async function insertMissingLines(db: Db, stockTakeId: number, productIds: number[]): Promise<void> {
-  if (productIds.length === 0) return;
+/**
+ * The start of an approval (the session locked FOR UPDATE by the caller): lines for the missing
+ * products (counted 0; their stock and audit position are taken again under their batch's row
+ * locks, refreshMissingBases), then every line of the approval (those of `productIds`, or all)
+ * marked `pending`.
+ */
+export async function markApprovalPending(
+  db: Db,
+  stockTakeId: number,
+  missingIds: number[],
+  productIds: number[] | undefined,
+): Promise<void> {
+  if (missingIds.length > 0) {
+    await db.execute(sql`
+      insert into stock_take_lines (stock_take_id, product_id, base_quantity, base_audit_id, counted)
+      select ${stockTakeId}, p.id, p.quantity_on_hand, 0, 0 from products p where p.id in ${idList(missingIds)}
+      on conflict do nothing`);
+  }
+  const only = productIds ? sql`and product_id in ${idList(productIds)}` : sql``;
   await db.execute(sql`
-    insert into stock_take_lines (stock_take_id, product_id, base_quantity, base_audit_id, counted)
-    select ${stockTakeId}, p.id, p.quantity_on_hand,
-           coalesce((select max(q.id) from quantity_audit q where q.product_id = p.id), 0), 0
-      from products p where p.id in (select json_array_elements_text(${JSON.stringify(productIds)}::json)::int)
-    on conflict do nothing`);
+    update stock_take_lines set approval = 'pending' where stock_take_id = ${stockTakeId} and approval is null ${only}`);
 }
 
-/** Records what the approval did to a line: the expected figure then and the change applied. */
+/** The products an approval has still to apply, in id order. */
+export async function pendingProductIds(db: Db, stockTakeId: number): Promise<number[]> {
+  const result = await db.execute(sql`
+    select product_id from stock_take_lines where stock_take_id = ${stockTakeId} and approval = 'pending' order by product_id`);
+  return rowsOf<{ product_id: number }>(result).map((r) => Number(r.product_id));
+}
+
+/**
+ * A pending line nobody scanned (a missing product) takes its product's stock and last audit id
+ * now, under the batch's row locks: every change committed before is in it, every later one has
+ * a higher id (as a first scan's snapshot, recordCount).
+ */
+export async function refreshMissingBases(db: Db, stockTakeId: number, productIds: number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db.execute(sql`
+    update stock_take_lines l set base_quantity = p.quantity_on_hand,
+           base_audit_id = coalesce((select max(q.id) from quantity_audit q where q.product_id = p.id), 0)
+      from products p
+     where l.stock_take_id = ${stockTakeId} and l.product_id = p.id and l.product_id in ${idList(productIds)}
+       and l.approval = 'pending' and l.counted = 0
+       and not exists (select 1 from stock_take_scans s where s.stock_take_id = l.stock_take_id and s.product_id = l.product_id)`);
+}
+
+/** Records what the approval did to a line: the expected figure then and the change applied (or refused: applied stays NULL). */
 export async function markLinesApproved(
   db: Db,
   stockTakeId: number,
-  lines: Array<{ productId: number; expected: number; applied: number }>,
+  lines: Array<{ productId: number; expected: number; applied: number | null }>,
 ) {
   if (lines.length === 0) return;
   await db.execute(sql`
-    update stock_take_lines l set approved_expected = v.expected, applied = v.applied
+    update stock_take_lines l set approved_expected = v.expected, applied = v.applied,
+           approval = case when v.applied is null then 'refused' else 'applied' end
       from json_to_recordset(${JSON.stringify(lines.map((l) => ({ product_id: l.productId, expected: l.expected, applied: l.applied })))}::json)
            as v(product_id int, expected int, applied int)
      where l.stock_take_id = ${stockTakeId} and l.product_id = v.product_id`);

@@ -210,15 +210,19 @@ export async function stockTakesRoutes(app: ZodApp): Promise<void> {
         summary: "Approve the differences (of `product_ids`, or all: `{}`): they go through the stock path as audited changes",
         description:
           "Each difference is a quantity change like any tap: a quantity audit entry with the reason `Stock take #N` " +
-          "and the session's id, its webhooks and live events. Sent twice at once it applies once (the second: 409). " +
-          "409 with `product_ids` when a product cannot take its change (disabled, or its stock would go below 0): " +
-          `nothing changes then. ${WHO}`,
+          "and the session's id, its webhooks and live events. It runs in short transactions of a few hundred products " +
+          "(the session is `approving` meanwhile; taps are served between them) and answers the review when all are " +
+          "done. Sent twice at once it applies once (the second: 409); an approval cut off by a restart leaves the " +
+          "session `approving`, and approving it again resumes it (nothing is applied twice). 409 with `product_ids` " +
+          "when a product cannot take its change (disabled, or its stock would go below 0), checked before anything " +
+          "changes: approve the others. A product refused while the batches run (its stock changed since) is left " +
+          `unapplied and listed in \`refused_product_ids\`; the others are applied. ${WHO}`,
         params: idParamsSchema,
         body: approveStockTakeBodySchema,
         response: { 200: stockTakeReviewSchema, ...errorAnswers(400, 401, 403, 404, 429, 503), 409: conflictAnswer },
       },
     },
-    async (request) => approveStockTake(serviceContext(app, request), request.params.id, request.body),
+    async (request) => approveStockTake(serviceContext(app, request), app.database, request.params.id, request.body),
   );
 
   app.post(

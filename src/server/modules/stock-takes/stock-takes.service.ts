@@ -1,5 +1,6 @@
 import type { Product } from "../../../contract/products.js";
 import {
+  APPROVAL_BATCH_SIZE,
   type ApproveStockTakeBody,
   type Location,
   type LocationsFromProductsAnswer,
@@ -19,6 +20,8 @@ import {
 } from "../../../contract/stock-takes.js";
 import { badRequest, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
+import type { Database } from "../../db/client.js";
+import { yieldToPeople } from "../../db/people-first.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { type CommittedProduct, stockChanged } from "../products/product-changes.js";
@@ -30,7 +33,6 @@ import {
   findStockTake,
   insertLocation,
   insertLocationsFromProducts,
-  insertMissingLines,
   insertScan,
   insertStockTake,
   type LineRow,
@@ -40,9 +42,12 @@ import {
   listStockTakes,
   lockProducts,
   lockStockTake,
+  markApprovalPending,
   markLinesApproved,
   missingOf,
+  pendingProductIds,
   recordCount,
+  refreshMissingBases,
   type ScanRow,
   type StockTakeRow,
   setScanAnswer,
@@ -175,6 +180,7 @@ export async function cancelStockTake(ctx: ServiceContext, id: number): Promise<
   await withTransaction(ctx.db, async (tx) => {
     const status = await lockStockTake(tx, id, "update");
     if (status === "approved" || status === "cancelled") throw conflict(STOCK_TAKE_MESSAGES.finished);
+    if (status === "approving") throw conflict(STOCK_TAKE_MESSAGES.approving);
     await setStockTakeStatus(tx, id, "cancelled");
   });
   const stockTake = toStockTake(await stockTakeOrThrow(ctx, id));
@@ -314,7 +320,9 @@ export async function reviewStockTake(ctx: ServiceContext, id: number): Promise<
   requirePermission(ctx, ...COUNT);
   const row = await stockTakeOrThrow(ctx, id);
   const open = row.status === "counting" || row.status === "review";
-  const lines = [...(await linesOf(ctx.db, id)), ...(open ? await missingOf(ctx.db, id, row.locationIds) : [])].map(reviewLine);
+  const rows = await linesOf(ctx.db, id);
+  const refused = rows.filter((l) => l.approval === "refused").map((l) => l.productId);
+  const lines = [...rows, ...(open ? await missingOf(ctx.db, id, row.locationIds) : [])].map(reviewLine);
   const unknown: ReviewLine[] = (await unknownScansOf(ctx.db, id)).map((u) => ({
     product_id: null,
     barcode: u.barcode,
@@ -343,41 +351,117 @@ export async function reviewStockTake(ctx: ServiceContext, id: number): Promise<
     lines: all,
     locations: [...byLocation.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([location, ls]) => ({ location, ...sums(ls) })),
     totals: sums(lines),
+    ...(refused.length > 0 ? { refused_product_ids: refused } : {}),
   };
 }
+
+/** The approvals this process is running, per database: a second one sent meanwhile gets 409. */
+const approving = new WeakMap<Database, Set<number>>();
+function approvingIn(database: Database): Set<number> {
+  let ids = approving.get(database);
+  if (!ids) {
+    ids = new Set();
+    approving.set(database, ids);
+  }
+  return ids;
+}
+
+/** Whether a line's product cannot take its change: disabled, or its stock would go below 0. */
+const cannotTake = (line: LineRow) => {
+  const difference = line.counted - line.expected;
+  return difference !== 0 && (!line.isActive || line.quantity + difference < 0);
+};
 
 /**
  * Applies the approved differences (the products named, or every counted and missing product)
  * through apply_quantity_change(), as any stock change: quantity audit rows with the reason
  * `Stock take #N` carrying the session's id, their webhooks written by the audit's trigger, the
- * live events after the commit. One transaction: the session FOR UPDATE first (a second approval
- * sent at once waits, then finds it approved: 409, nothing applied twice), the products in id
- * order, then each expected figure computed under those locks. A product that cannot take its
- * change (disabled, or the stock would go below 0) refuses the whole approval with 409.
+ * live events after each commit. A sale never waits for it (docs/architecture.md):
+ *
+ * 1. A check first, without locks: a product that cannot take its change (disabled, or its stock
+ *    would go below 0) refuses the approval with 409 and its product_ids; nothing changes.
+ * 2. One short transaction: the session FOR UPDATE, then `approving` with each chosen line marked
+ *    `pending` (missing products get their lines). A second approval sent at once waits for that
+ *    lock, then finds the session approving in this process: 409.
+ * 3. Batches of APPROVAL_BATCH_SIZE products, each its own transaction after yieldToPeople: the
+ *    products FOR UPDATE in id order, each expected figure read again under the locks, the changes
+ *    applied and tagged with the session, the lines marked `applied`; stockChanged after its commit.
+ *    A batch works only on lines still `pending`, so a line is applied once whoever runs it. A
+ *    product refused then (it changed since the check) is marked `refused` and reported in the
+ *    answer's refused_product_ids; the others are applied.
+ * 4. `approved` when no line is pending. An approval cut off (a crash, a restart) leaves the session
+ *    `approving`: approving again resumes it from its pending lines.
  */
-export async function approveStockTake(ctx: ServiceContext, id: number, body: ApproveStockTakeBody): Promise<StockTakeReview> {
+export async function approveStockTake(
+  ctx: ServiceContext,
+  database: Database,
+  id: number,
+  body: ApproveStockTakeBody,
+): Promise<StockTakeReview> {
   requirePermission(ctx, ...APPROVE);
   const session = await stockTakeOrThrow(ctx, id);
+  if (session.status === "approved" || session.status === "cancelled") throw conflict(STOCK_TAKE_MESSAGES.finished);
+  const running = approvingIn(database);
+  if (running.has(id)) throw conflict(STOCK_TAKE_MESSAGES.approving);
   const chosen = body.product_ids ? [...new Set(body.product_ids)] : undefined;
-  await withTransaction(ctx.db, async (tx, afterCommit) => {
+
+  let missing: number[] = [];
+  if (session.status !== "approving") {
+    await yieldToPeople(database);
+    const lines = await linesOf(ctx.db, id, chosen);
+    await yieldToPeople(database);
+    const missingLines = await missingOf(ctx.db, id, session.locationIds, chosen);
+    const refused = [...lines, ...missingLines].filter(cannotTake).map((l) => l.productId);
+    if (refused.length > 0) throw conflict(STOCK_TAKE_MESSAGES.refused(refused.length), { product_ids: refused });
+    missing = missingLines.map((l) => l.productId);
+  }
+
+  await withTransaction(ctx.db, async (tx) => {
     const status = await lockStockTake(tx, id, "update");
     if (status === "approved" || status === "cancelled") throw conflict(STOCK_TAKE_MESSAGES.finished);
-    const candidates = [
-      ...(await linesOf(tx, id, chosen)).map((l) => l.productId),
-      ...(await missingOf(tx, id, session.locationIds, chosen)).map((l) => l.productId),
-    ].sort((a, b) => a - b);
-    await lockProducts(tx, candidates);
-    // Under the locks: the missing products' lines take their stock now, then every expected figure is read again.
-    const missing = (await missingOf(tx, id, session.locationIds, candidates)).map((l) => l.productId);
-    await insertMissingLines(tx, id, missing);
-    const lines = await linesOf(tx, id, candidates);
+    if (running.has(id)) throw conflict(STOCK_TAKE_MESSAGES.approving);
+    if (status !== "approving") {
+      if (session.status === "approving") throw conflict(STOCK_TAKE_MESSAGES.approving);
+      await markApprovalPending(tx, id, missing, chosen);
+      await setStockTakeStatus(tx, id, "approving", ctx.actor.username);
+    }
+    running.add(id);
+  });
+
+  try {
+    const bulk: ServiceContext = { ...ctx, db: database.bulk.db };
+    const pending = await pendingProductIds(bulk.db, id);
+    for (let i = 0; i < pending.length; i += APPROVAL_BATCH_SIZE) {
+      await yieldToPeople(database);
+      await approveBatch(bulk, id, pending.slice(i, i + APPROVAL_BATCH_SIZE));
+    }
+    await yieldToPeople(database);
+    await withTransaction(ctx.db, async (tx) => {
+      const status = await lockStockTake(tx, id, "update");
+      if (status === "approving" && (await pendingProductIds(tx, id)).length === 0) await setStockTakeStatus(tx, id, "approved");
+    });
+  } finally {
+    running.delete(id);
+  }
+  const review = await reviewStockTake(ctx, id);
+  emit(ctx, "stock_take_approved", review.stock_take);
+  return review;
+}
+
+/** One batch of an approval, in its own short transaction (approveStockTake, step 3). */
+async function approveBatch(ctx: ServiceContext, id: number, productIds: number[]): Promise<void> {
+  await withTransaction(ctx.db, async (tx, afterCommit) => {
+    await lockProducts(tx, productIds);
+    await refreshMissingBases(tx, id, productIds);
+    const lines = (await linesOf(tx, id, productIds)).filter((l) => l.approval === "pending");
     const committed: CommittedProduct[] = [];
-    const refused: number[] = [];
-    const approved: Array<{ productId: number; expected: number; applied: number }> = [];
+    const marked: Array<{ productId: number; expected: number; applied: number | null }> = [];
     for (const line of lines) {
       const difference = line.counted - line.expected;
-      approved.push({ productId: line.productId, expected: line.expected, applied: difference });
-      if (difference === 0) continue;
+      if (difference === 0) {
+        marked.push({ productId: line.productId, expected: line.expected, applied: 0 });
+        continue;
+      }
       const answer = await applyQuantityChange(tx, {
         productId: line.productId,
         delta: difference,
@@ -387,9 +471,10 @@ export async function approveStockTake(ctx: ServiceContext, id: number, body: Ap
         ip: ctx.ip,
       });
       if (!("id" in answer.body)) {
-        refused.push(line.productId);
+        marked.push({ productId: line.productId, expected: line.expected, applied: null });
         continue;
       }
+      marked.push({ productId: line.productId, expected: line.expected, applied: difference });
       const product = answer.body as Product;
       committed.push({
         product,
@@ -397,17 +482,12 @@ export async function approveStockTake(ctx: ServiceContext, id: number, body: Ap
         extra: { quantity_change: difference },
       });
     }
-    if (refused.length > 0) throw conflict(STOCK_TAKE_MESSAGES.refused(refused.length), { product_ids: refused });
     await tagAuditWithStockTake(
       tx,
       id,
       committed.map((c) => c.product.id),
     );
-    await markLinesApproved(tx, id, approved);
-    await setStockTakeStatus(tx, id, "approved", ctx.actor.username);
-    afterCommit(() => stockChanged(ctx, { type: "quantity_changed", products: committed }));
+    await markLinesApproved(tx, id, marked);
+    if (committed.length > 0) afterCommit(() => stockChanged(ctx, { type: "quantity_changed", products: committed }));
   });
-  const review = await reviewStockTake(ctx, id);
-  emit(ctx, "stock_take_approved", review.stock_take);
-  return review;
 }
