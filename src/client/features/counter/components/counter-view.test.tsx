@@ -70,7 +70,7 @@ function draftOf(id: number, body: TradeInBody, status: TradeIn["status"] = "dra
   };
 }
 
-async function serve(role: Role = "inventory") {
+async function serve(role: Role = "inventory", extra: Parameters<typeof routes>[0] = {}) {
   const app = routes({
     "GET /api/auth/me": () => [200, { user: { id: 9, username: "sam", role, created_at: "2026-01-01T00:00:00.000Z" } }],
     "GET /api/auth/verify-permissions": () => [200, permissionsFor(role)],
@@ -80,6 +80,7 @@ async function serve(role: Role = "inventory") {
     "POST /api/trade-ins": (req) => [201, { trade_in: draftOf(1, req.body as TradeInBody) }],
     "PUT /api/trade-ins/1": (req) => [200, { trade_in: draftOf(1, req.body as TradeInBody) }],
     "POST /api/trade-ins/1/accept": () => [409, { error: "This trade-in is accepted already: only a draft changes" }],
+    ...extra,
   });
   const byBarcode = (req: SeenRequest): [number, unknown] => {
     const code = req.path.split("/").pop();
@@ -181,6 +182,30 @@ describe("the Counter", () => {
     await user.click(add);
     expect(await screen.findByTestId("trade-in-line", undefined, SLOW)).toHaveTextContent("Blue Wisp");
     expect(field).toHaveFocus();
+  });
+
+  it("resumes an open draft with its customer, pays a split, and voids it after a confirmation", async () => {
+    const open = draftOf(1, { customer_id: 5, lines: [{ product_id: 1, condition: "Near Mint", quantity: 2 }] });
+    const ada = { id: 5, name: "Ada Park", email: null, phone: null, notes: null, created_at: "", erased_at: null, credit_balance: 0 };
+    const seen = await serve("inventory", {
+      "GET /api/trade-ins": () => [200, [open]],
+      "GET /api/customers/5": () => [200, { customer: ada, trade_ins: [], orders: [], credit: { balance: 0, entries: [] } }],
+      "POST /api/trade-ins/1/void": () => [200, { trade_in: { ...open, status: "void" } }],
+    });
+    const user = renderCounter();
+    await user.click(await screen.findByRole("button", { name: "Resume trade-in #41" }, SLOW));
+    expect(await screen.findByTestId("picked-customer", undefined, SLOW)).toHaveTextContent("Ada Park");
+    expect(screen.getByTestId("trade-in-line")).toHaveTextContent("Ruby Dragon");
+    expect(screen.getByLabelText("Scan a barcode or search by name")).toHaveFocus();
+
+    await user.click(screen.getByRole("radio", { name: "Split" }));
+    await waitFor(() => expect(saves(seen).at(-1)).toMatchObject({ customer_id: 5, payout: "split", cash_cents: 500 }), SLOW);
+
+    await user.click(screen.getByRole("button", { name: "Void" }));
+    const dialog = screen.getByRole("dialog", { name: "Void trade-in #41?" });
+    await user.click(within(dialog).getByRole("button", { name: "Void trade-in" }));
+    expect(await screen.findByText("A new trade-in: scan or search the customer's cards.", undefined, SLOW)).toBeInTheDocument();
+    expect(seen.some((r) => r.method === "POST" && r.path === "/api/trade-ins/1/void")).toBe(true);
   });
 
   it("is refused to a streamer", async () => {
