@@ -94,7 +94,9 @@ export const ProductGrid = memo(function ProductGrid({ rows: shown, index, canMa
   }, [shown, index, firstPage, lastPage]);
   const marketOf = useMarketQuotes(marketPages);
   const { timezone } = useSettings();
-  const today = todayIn(timezone);
+  // The shop's day for the prices' age: read again when answers come, not in every render (a scroll renders each frame).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `marketOf` changes with each answer, when today is read again
+  const today = useMemo(() => todayIn(timezone), [timezone, marketOf]);
 
   return (
     <div ref={ref} data-testid="product-grid" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>

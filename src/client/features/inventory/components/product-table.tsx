@@ -107,7 +107,9 @@ export const ProductTable = memo(function ProductTable({
   }, [rows, index, firstPage, lastPage]);
   const marketOf = useMarketQuotes(marketPages);
   const { timezone } = useSettings();
-  const today = todayIn(timezone);
+  // The shop's day for the prices' age: read again when answers come, not in every render (a scroll renders each frame).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `marketOf` changes with each answer, when today is read again
+  const today = useMemo(() => todayIn(timezone), [timezone, marketOf]);
   const marketUnderPrice = !atLeast(screen, "md");
 
   // After a keyboard move scrolled the new row into the DOM, focus it.
