@@ -36,8 +36,8 @@ export function reviewCsv(review: StockTakeReview): string {
         l.applied ?? "",
       ]),
     },
-    // A name beginning with = + - @ is not a formula in a spreadsheet.
-    { escapeFormulae: true },
+    // A name beginning with = + - @ is not a formula in a spreadsheet (a negative amount stays a number).
+    { escapeFormulae: /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?$))/ },
   );
 }
 

@@ -138,6 +138,11 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   );
 
   const focusScan = useCallback(() => inputRef.current?.focus({ preventScroll: true }), []);
+  // The field is ready once the location is known (and the session loaded): scanning starts there.
+  const ready = locationChosen && take.data?.status === "counting";
+  useEffect(() => {
+    if (ready) focusScan();
+  }, [ready, focusScan]);
 
   // Sending: one request at a time, the oldest scans first; a failure of the network or the server
   // keeps them and tries again (and at once when the browser is back online).
@@ -408,7 +413,15 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
           </form>
 
           <div className="flex flex-wrap items-center gap-2">
-            <Button variant="outline" onClick={() => setCamera((c) => !c)} aria-pressed={camera} disabled={!locationChosen}>
+            <Button
+              variant="outline"
+              onClick={() => {
+                setCamera((c) => !c);
+                focusScan();
+              }}
+              aria-pressed={camera}
+              disabled={!locationChosen}
+            >
               {camera ? <CameraOff aria-hidden="true" className="h-5 w-5" /> : <Camera aria-hidden="true" className="h-5 w-5" />}
               {camera ? "Stop camera" : "Scan with camera"}
             </Button>
