@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ID_MAX } from "./common.js";
+import { REPORT_BUCKETS } from "./report-rules.js";
 import { BARCODE_MAX, LOCATION_MAX } from "./rules.js";
 
 /**
@@ -221,16 +222,10 @@ export const stockTakeAnswerSchema = z.object({ stock_take: stockTakeSchema });
 /** Products an approval works on per short transaction (each its own batch, the taps served between). */
 export const APPROVAL_BATCH_SIZE = 250;
 
-/** GET /api/reports/shrinkage: approved stock take differences summed per day, week or month. */
-export const SHRINKAGE_BUCKETS = ["day", "week", "month"] as const;
-export const shrinkageQuerySchema = z.object({
-  /** ISO dates (YYYY-MM-DD), in the shop's time zone; both included. Default: the last 90 days. */
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
-  by: z.enum(SHRINKAGE_BUCKETS).default("month"),
-});
-export type ShrinkageQuery = z.infer<typeof shrinkageQuerySchema>;
-
+/**
+ * GET /api/reports/shrinkage takes the sales report's query (salesQuerySchema of reports.ts: from,
+ * to, by day, week or month) and sums the approved stock take differences per bucket.
+ */
 export const shrinkageRowSchema = z.object({
   /** The first day of the day, week (Monday) or month, YYYY-MM-DD. */
   period: z.string(),
@@ -240,17 +235,18 @@ export const shrinkageRowSchema = z.object({
   difference: z.number().int(),
   missing: z.number().int(),
   extra: z.number().int(),
-  /** The same in cents at each product's cost (today's; 0 for a product without one). */
-  value_at_cost: z.number().int(),
-  missing_at_cost: z.number().int(),
-  extra_at_cost: z.number().int(),
+  /** The same in cents at each product's cost (today's; 0 for a product without one); null for those who do not see cost. */
+  value_at_cost: z.number().int().nullable(),
+  missing_at_cost: z.number().int().nullable(),
+  extra_at_cost: z.number().int().nullable(),
 });
 export type ShrinkageRow = z.infer<typeof shrinkageRowSchema>;
 
 export const shrinkageAnswerSchema = z.object({
+  timezone: z.string(),
   from: z.string(),
   to: z.string(),
-  by: z.enum(SHRINKAGE_BUCKETS),
+  by: z.enum(REPORT_BUCKETS),
   rows: z.array(shrinkageRowSchema),
   totals: shrinkageRowSchema.omit({ period: true }),
 });

@@ -135,6 +135,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /api/stock-takes/{id}/review": "reviewStockTake",
   "POST /api/stock-takes/{id}/approve": "approveStockTake",
   "POST /api/stock-takes/{id}/cancel": "cancelStockTake",
+  "GET /api/stock-takes/{id}/report.csv": "getStockTakeReportCsv",
+  "GET /api/reports/shrinkage": "getShrinkageReport",
   "GET /api/customers": "listCustomers",
   "POST /api/customers": "createCustomer",
   "GET /api/customers/{id}": "getCustomer",

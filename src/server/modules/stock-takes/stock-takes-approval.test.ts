@@ -78,7 +78,8 @@ describe("an approval of a few thousand products", () => {
     let tap: Promise<unknown> | undefined;
     let changesHeard = 0;
     const listener = (e: InventoryUpdate) => {
-      if (e.type !== "quantity_changed" || e.data.id === elsewhere.id || !ids.includes(e.data.id)) return;
+      const id = e.data.id;
+      if (e.type !== "quantity_changed" || id === undefined || id === elsewhere.id || !ids.includes(id)) return;
       changesHeard += 1;
       tap ??= streamer.put(`/api/products/${elsewhere.id}/quantity`, { quantity_change: -1, reason: "Sold" }).then((res) => {
         expect(res.statusCode, res.body).toBe(200);

@@ -425,3 +425,51 @@ export async function tagAuditWithStockTake(db: Db, stockTakeId: number, product
       ),
     );
 }
+
+// Shrinkage ------------------------------------------------------------------------------------
+
+export interface ShrinkageSums {
+  period: string;
+  stockTakes: number;
+  difference: number;
+  missing: number;
+  extra: number;
+  valueAtCost: number;
+  missingAtCost: number;
+  extraAtCost: number;
+}
+
+/**
+ * The approved stock take differences (quantity audit rows carrying a stock_take_id) of the days
+ * [from, to] in `tz`, summed per day, week (from Monday) or month; at each product's cost now
+ * (0 without one, or for a product deleted since). Only periods with changes.
+ */
+export async function shrinkageByPeriod(
+  db: Db,
+  q: { from: string; to: string; by: "day" | "week" | "month"; tz: string },
+): Promise<ShrinkageSums[]> {
+  const result = await db.execute(sql`
+    select date_trunc(${q.by}, (a.timestamp at time zone ${q.tz}))::date::text as period,
+           count(distinct a.stock_take_id)::int as stock_takes,
+           sum(a.quantity_change)::int as difference,
+           sum(greatest(-a.quantity_change, 0))::int as missing,
+           sum(greatest(a.quantity_change, 0))::int as extra,
+           sum(a.quantity_change * coalesce(p.cost, 0))::bigint as value_at_cost,
+           sum(greatest(-a.quantity_change, 0) * coalesce(p.cost, 0))::bigint as missing_at_cost,
+           sum(greatest(a.quantity_change, 0) * coalesce(p.cost, 0))::bigint as extra_at_cost
+      from quantity_audit a left join products p on p.id = a.product_id
+     where a.stock_take_id is not null
+       and a.timestamp >= (${q.from}::date::timestamp at time zone ${q.tz})
+       and a.timestamp < ((${q.to}::date + 1)::timestamp at time zone ${q.tz})
+     group by 1 order by 1`);
+  return rowsOf<Record<string, string | number>>(result).map((r) => ({
+    period: String(r.period),
+    stockTakes: Number(r.stock_takes),
+    difference: Number(r.difference),
+    missing: Number(r.missing),
+    extra: Number(r.extra),
+    valueAtCost: Number(r.value_at_cost),
+    missingAtCost: Number(r.missing_at_cost),
+    extraAtCost: Number(r.extra_at_cost),
+  }));
+}

@@ -1,5 +1,7 @@
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { idParamsSchema } from "../../../contract/common.js";
+import { salesQuerySchema } from "../../../contract/reports.js";
 import {
   approveStockTakeBodySchema,
   createLocationBodySchema,
@@ -7,6 +9,7 @@ import {
   locationsFromProductsAnswerSchema,
   scansAnswerSchema,
   scansBodySchema,
+  shrinkageAnswerSchema,
   startStockTakeBodySchema,
   stockTakeAnswerSchema,
   stockTakeReviewSchema,
@@ -16,6 +19,7 @@ import {
 import { describedError, errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
+import { stockTakeCsv, stockTakeCsvFileName } from "./stock-takes.csv.js";
 import {
   approveStockTake,
   cancelStockTake,
@@ -27,6 +31,7 @@ import {
   locationsFromProducts,
   recordScans,
   reviewStockTake,
+  shrinkageReport,
   startStockTake,
 } from "./stock-takes.service.js";
 
@@ -239,5 +244,55 @@ export async function stockTakesRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => ({ stock_take: await cancelStockTake(serviceContext(app, request), request.params.id) }),
+  );
+
+  app.get(
+    "/stock-takes/:id/report.csv",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "A stock take's report as CSV: the review's lines with expected, counted, difference and their values",
+        description:
+          "Columns: product_id, barcode, name, location, found_in (where it was scanned, `; ` between), status " +
+          "(counted, missing, misplaced, unknown), expected, counted, difference, value_at_cost, value_at_price (in " +
+          "the shop's currency, a loss negative; empty without a cost or price), applied (the change its approval " +
+          "made; empty when not applied). A finished session keeps its report: an approved one shows what its " +
+          `approval recorded. UTF-8 with a byte-order mark, CRLF. ${WHO}`,
+        params: idParamsSchema,
+        produces: ["text/csv"],
+        response: { 200: z.string().describe("text/csv; UTF-8 with a byte-order mark"), ...errorAnswers(400, 401, 403, 404, 429, 503) },
+      },
+    },
+    async (request, typedReply) => {
+      const review = await reviewStockTake(serviceContext(app, request), request.params.id);
+      const reply = typedReply as unknown as FastifyReply;
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${stockTakeCsvFileName(review)}"`)
+        .send(stockTakeCsv(review));
+    },
+  );
+
+  app.get(
+    "/reports/shrinkage",
+    {
+      config: { permission: "canViewAudit", scope: "reports:read" },
+      schema: {
+        tags: ["reports", ...tags],
+        security,
+        summary: "Shrinkage: the approved stock take differences per day, week or month of a range",
+        description:
+          "Sums the quantity changes stock take approvals made (quantity audit rows with a `stock_take_id`): units " +
+          "(`difference`; `missing` and `extra` apart, both positive) and their value at each product's cost today, " +
+          "in cents (0 without a cost). Only periods with approved changes are listed; weeks start on Monday. Days " +
+          "are days in the server's TIMEZONE setting. Managers and super_admin, inventory users without money at cost " +
+          "(null), and API tokens with the `reports:read` scope (seeing what their maker sees).",
+        querystring: salesQuerySchema,
+        response: { 200: shrinkageAnswerSchema, ...errorAnswers(400, 401, 403, 429, 503) },
+      },
+    },
+    async (request) => shrinkageReport(serviceContext(app, request), request.query),
   );
 }

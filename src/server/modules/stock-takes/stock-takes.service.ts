@@ -1,4 +1,6 @@
 import type { Product } from "../../../contract/products.js";
+import { seesCost } from "../../../contract/report-rules.js";
+import type { SalesQuery } from "../../../contract/reports.js";
 import {
   APPROVAL_BATCH_SIZE,
   type ApproveStockTakeBody,
@@ -9,6 +11,8 @@ import {
   type ScanAnswer,
   type ScanResult,
   type ScansBody,
+  type ShrinkageAnswer,
+  type ShrinkageRow,
   STOCK_TAKE_MESSAGES,
   type StartStockTakeBody,
   type StockTake,
@@ -52,6 +56,7 @@ import {
   type StockTakeRow,
   setScanAnswer,
   setStockTakeStatus,
+  shrinkageByPeriod,
   tagAuditWithStockTake,
   unknownCounted,
   unknownScansOf,
@@ -490,4 +495,46 @@ async function approveBatch(ctx: ServiceContext, id: number, productIds: number[
     await markLinesApproved(tx, id, marked);
     if (committed.length > 0) afterCommit(() => stockChanged(ctx, { type: "quantity_changed", products: committed }));
   });
+}
+
+// Shrinkage ------------------------------------------------------------------------------------
+
+/**
+ * The approved differences over time (Reports: shrinkage), from the quantity audit rows the
+ * approvals tagged with their session: units missing and extra and their value at cost, per day,
+ * week or month. Read as the other reports: managers and super_admin, inventory users without
+ * money at cost, a token with reports:read.
+ */
+export async function shrinkageReport(ctx: ServiceContext, q: SalesQuery): Promise<ShrinkageAnswer> {
+  requirePermission(ctx, "canViewAudit", "reports:read");
+  const cost = seesCost(ctx.actor.role);
+  const sums = await shrinkageByPeriod(ctx.db, { ...q, tz: ctx.config.TIMEZONE });
+  const atCost = (n: number) => (cost ? n : null);
+  const rows: ShrinkageRow[] = sums.map((r) => ({
+    period: r.period,
+    stock_takes: r.stockTakes,
+    difference: r.difference,
+    missing: r.missing,
+    extra: r.extra,
+    value_at_cost: atCost(r.valueAtCost),
+    missing_at_cost: atCost(r.missingAtCost),
+    extra_at_cost: atCost(r.extraAtCost),
+  }));
+  const total = (pick: (r: (typeof sums)[number]) => number) => sums.reduce((n, r) => n + pick(r), 0);
+  return {
+    timezone: ctx.config.TIMEZONE,
+    from: q.from,
+    to: q.to,
+    by: q.by,
+    rows,
+    totals: {
+      stock_takes: total((r) => r.stockTakes),
+      difference: total((r) => r.difference),
+      missing: total((r) => r.missing),
+      extra: total((r) => r.extra),
+      value_at_cost: atCost(total((r) => r.valueAtCost)),
+      missing_at_cost: atCost(total((r) => r.missingAtCost)),
+      extra_at_cost: atCost(total((r) => r.extraAtCost)),
+    },
+  };
 }
