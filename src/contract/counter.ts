@@ -21,6 +21,9 @@ export const CREDIT_KINDS = ["trade_in", "order", "adjustment", "expiry"] as con
 export type CreditKind = (typeof CREDIT_KINDS)[number];
 export const TRADE_IN_STATUSES = ["draft", "accepted", "void"] as const;
 export type TradeInStatus = (typeof TRADE_IN_STATUSES)[number];
+/** Where a trade-in came from: made at the counter, or a customer's submission of the public buylist. */
+export const TRADE_IN_SOURCES = ["counter", "online"] as const;
+export type TradeInSource = (typeof TRADE_IN_SOURCES)[number];
 export const PAYOUTS = ["cash", "credit", "split"] as const;
 export type Payout = (typeof PAYOUTS)[number];
 export const PAYMENT_METHODS = ["cash", "card", "credit"] as const;
@@ -233,6 +236,8 @@ export const tradeInSchema = z.object({
   number: z.number().int(),
   customer_id: z.number().int().nullable(),
   status: z.enum(TRADE_IN_STATUSES),
+  /** `online`: a customer's buylist submission, pending until staff complete it when the cards arrive (the Counter says "Received online"). */
+  source: z.enum(TRADE_IN_SOURCES),
   payout: z.enum(PAYOUTS),
   /** What the customer is paid: for cash and credit the totals' figure, for a split the two parts. */
   cash_cents: z.number().int(),

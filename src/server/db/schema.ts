@@ -819,6 +819,10 @@ export const tradeIns = pgTable(
     cashCents: bigint("cash_cents", { mode: "number" }).notNull().default(0),
     creditCents: bigint("credit_cents", { mode: "number" }).notNull().default(0),
     note: text("note"),
+    /** Where it came from: made at the counter, or a customer's submission of the public buylist (no user made it). */
+    source: text("source", { enum: ["counter", "online"] })
+      .notNull()
+      .default("counter"),
     createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
     createdBy: text("created_by").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
@@ -834,6 +838,7 @@ export const tradeIns = pgTable(
     index("trade_ins_customer_idx").on(t.customerId),
     check("trade_ins_status_check", sql`${t.status} in ('draft', 'accepted', 'void')`),
     check("trade_ins_payout_check", sql`${t.payout} in ('cash', 'credit', 'split')`),
+    check("trade_ins_source_check", sql`${t.source} in ('counter', 'online')`),
     check("trade_ins_money_check", sql`${t.cashCents} >= 0 and ${t.creditCents} >= 0`),
   ],
 );

@@ -22,6 +22,7 @@ const tradeIn: TradeIn = {
   number: 17,
   customer_id: 5,
   status: "accepted",
+  source: "counter",
   payout: "split",
   cash_cents: 500,
   credit_cents: 390,

@@ -36,6 +36,7 @@ export function toTradeIn(row: TradeInRow, lines: TradeInLineRow[]): TradeIn {
     number: row.number,
     customer_id: row.customerId,
     status: row.status,
+    source: row.source,
     payout: row.payout,
     cash_cents: Number(row.cashCents),
     credit_cents: Number(row.creditCents),

@@ -55,6 +55,7 @@ function draftOf(id: number, body: TradeInBody, status: TradeIn["status"] = "dra
     number: 40 + id,
     customer_id: body.customer_id ?? null,
     status,
+    source: "counter",
     payout: body.payout ?? "cash",
     cash_cents: body.payout === "credit" ? 0 : cash,
     credit_cents: body.payout === "credit" ? credit : 0,
