@@ -1,4 +1,5 @@
-import type { TradeIn } from "../../../contract/counter";
+import type { PaymentMethod, TradeIn } from "../../../contract/counter";
+import type { Order } from "../../../contract/orders";
 
 /** Where the shop's name would be configured; the app has no such setting, so its own name. */
 export const SHOP_NAME = "Blez Inventory";
@@ -41,9 +42,52 @@ export function receiptLines({ shopName, tradeIn, customer, money, date }: Recei
 
 /** The trade-in's receipt as a PDF (A4-ish letter page, pages added as the lines need): pdf-lib loads only now. */
 export async function receiptPdf(input: ReceiptInput): Promise<Uint8Array> {
+  return linesPdf(`${input.shopName} trade-in #${input.tradeIn.number}`, receiptLines(input), "Customer's signature");
+}
+
+/** A counter sale (an order of the channel "counter"): what its receipt says. */
+export interface SaleReceiptInput {
+  shopName: string;
+  order: Order;
+  /** The customer's name as shown, or null for none. */
+  customer: string | null;
+  money: (cents: number) => string;
+  /** The customer's store credit after the sale, when they have a customer. */
+  creditLeft?: number | null;
+}
+
+const METHOD_TEXT: Record<PaymentMethod, string> = { cash: "Cash", card: "Card", credit: "Store credit" };
+
+/** A sale's receipt lines: the shop's name, the order's number, date, customer, lines, total and payments. */
+export function saleReceiptLines({ shopName, order, customer, money, creditLeft }: SaleReceiptInput): string[] {
+  const lines = [
+    shopName,
+    `Sale #${order.id}`,
+    `Date: ${new Date(order.created_at).toLocaleString()}`,
+    `Customer: ${customer ?? "none"}`,
+    "",
+  ];
+  for (const line of order.lines) {
+    const price = line.unit_price ?? 0;
+    lines.push(`${line.quantity} x ${line.product_name}: ${money(price)} each, ${money(price * line.quantity)}`);
+  }
+  lines.push("", `Total: ${money(order.total ?? 0)}`);
+  for (const p of order.payments ?? []) lines.push(`Paid by ${METHOD_TEXT[p.method].toLowerCase()}: ${money(p.amount)}`);
+  if (creditLeft !== undefined && creditLeft !== null) lines.push(`Store credit left: ${money(creditLeft)}`);
+  lines.push("", "Thank you!");
+  return lines.map(printable);
+}
+
+/** A counter sale's receipt as a PDF, drawn as the trade-in's is (no signature line). */
+export async function saleReceiptPdf(input: SaleReceiptInput): Promise<Uint8Array> {
+  return linesPdf(`${input.shopName} sale #${input.order.id}`, saleReceiptLines(input), null);
+}
+
+/** Draws receipt lines on letter pages: the first two as headings, then the rest, and a signature line when asked for. */
+async function linesPdf(title: string, lines: string[], signature: string | null): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts } = await import("pdf-lib");
   const doc = await PDFDocument.create();
-  doc.setTitle(printable(`${input.shopName} trade-in #${input.tradeIn.number}`));
+  doc.setTitle(printable(title));
   doc.setCreator("Blez Inventory");
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -74,10 +118,11 @@ export async function receiptPdf(input: ReceiptInput): Promise<Uint8Array> {
       y -= size * 1.4;
     }
   };
-  const [shop, number, ...rest] = receiptLines(input);
+  const [shop, number, ...rest] = lines;
   write(shop ?? "", 18, bold);
   write(number ?? "", 14, bold);
   for (const line of rest) write(line, 11);
+  if (signature === null) return doc.save();
   y -= 40;
   if (y < margin + 40) {
     page = doc.addPage([width, height]);
@@ -85,6 +130,6 @@ export async function receiptPdf(input: ReceiptInput): Promise<Uint8Array> {
   }
   page.drawLine({ start: { x: margin, y }, end: { x: margin + 260, y }, thickness: 0.8 });
   y -= 14;
-  page.drawText("Customer's signature", { x: margin, y, size: 10, font });
+  page.drawText(signature, { x: margin, y, size: 10, font });
   return doc.save();
 }

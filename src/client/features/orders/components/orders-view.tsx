@@ -1,4 +1,4 @@
-import { RefreshCw, ShoppingCart } from "lucide-react";
+import { Plus, RefreshCw, ShoppingCart } from "lucide-react";
 import { useId, useState } from "react";
 import type { OrderStatus } from "../../../../contract/order-rules";
 import type { Order } from "../../../../contract/orders";
@@ -18,6 +18,7 @@ import { useMoney } from "../../settings";
 import { useCancelOrder } from "../api/cancel-order";
 import { useOrder } from "../api/get-order";
 import { useOrders } from "../api/list-orders";
+import { CounterSale } from "./counter-sale";
 
 const PAGE = 50;
 
@@ -59,6 +60,7 @@ function Orders({ orderId, onOpenOrder, onCloseOrder }: OrdersViewProps) {
   const [to, setTo] = useState("");
   const [limit, setLimit] = useState(PAGE);
   const [cancelling, setCancelling] = useState<Order | null>(null);
+  const [selling, setSelling] = useState(false);
   const orders = useOrders({
     channel: channel.trim() || undefined,
     status: status || undefined,
@@ -77,15 +79,24 @@ function Orders({ orderId, onOpenOrder, onCloseOrder }: OrdersViewProps) {
 
   return (
     <section aria-labelledby={`${id}-title`} className="flex flex-col gap-4">
-      <div>
-        <h1 id={`${id}-title`} className="flex items-center gap-2 text-2xl font-bold">
-          <ShoppingCart aria-hidden="true" className="h-7 w-7 shrink-0 text-blue-700 dark:text-blue-400" />
-          Orders
-        </h1>
-        <p className="text-sm text-gray-700 dark:text-gray-300">
-          Sales from every channel, newest first. New orders appear as they are placed.
-        </p>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h1 id={`${id}-title`} className="flex items-center gap-2 text-2xl font-bold">
+            <ShoppingCart aria-hidden="true" className="h-7 w-7 shrink-0 text-blue-700 dark:text-blue-400" />
+            Orders
+          </h1>
+          <p className="text-sm text-gray-700 dark:text-gray-300">
+            Sales from every channel, newest first. New orders appear as they are placed.
+          </p>
+        </div>
+        {selling ? null : (
+          <Button onClick={() => setSelling(true)}>
+            <Plus aria-hidden="true" className="h-4 w-4" />
+            New sale
+          </Button>
+        )}
       </div>
+      {selling ? <CounterSale onClose={() => setSelling(false)} /> : null}
 
       <Card className="p-4">
         <form
