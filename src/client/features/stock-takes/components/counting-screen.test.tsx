@@ -136,7 +136,7 @@ describe("CountingScreen", () => {
     expect(new Set(scans.map((s) => s.client_scan_id)).size).toBe(3);
   });
 
-  it('reads a typed stack: "x 24" before a scan, or with its barcode', async () => {
+  it('reads a typed stack: "x 24" before a scan, after it (Enter again), or with its barcode', async () => {
     const { seen, user, field } = await renderScreen();
     await user.type(field, "x 24{Enter}");
     expect(screen.getByTestId("pending-count")).toHaveTextContent("Next scan counts 24");
@@ -144,9 +144,14 @@ describe("CountingScreen", () => {
     await waitFor(() => expect(screen.getByTestId("scan-result")).toHaveTextContent("Unknown barcode 555. Recorded 24."), SLOW);
     await user.type(field, "666 x 3{Enter}");
     await waitFor(() => expect(screen.getByTestId("scan-result")).toHaveTextContent("Unknown barcode 666. Recorded 3."), SLOW);
+    // After a scan: "x 5" and Enter again make the scan just made count 5 (4 more).
+    await user.type(field, "x 5{Enter}");
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(screen.getByTestId("scan-result")).toHaveTextContent("Unknown barcode 666. Recorded 5."), SLOW);
     expect(sentScans(seen).map((s) => [s.barcode, s.quantity])).toEqual([
       ["555", 24],
       ["666", 3],
+      ["666", 2],
     ]);
   });
 

@@ -267,7 +267,9 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   function handleEntry(raw: string) {
     const text = raw.trim();
     if (!text) {
+      // Enter on the empty field: yes to the question; else a count typed after a scan is that scan's.
       if (question) answerQuestion(true);
+      else if (pendingCount !== null && last) stackOnLast();
       return;
     }
     const stack = parseStackCount(text);
@@ -295,8 +297,10 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
     if (pendingCount === null || !last) return;
     const more = pendingCount - last.quantity;
     setPendingCount(null);
-    if (more > 0) count(last.barcode, more);
-    else setShown({ kind: "stack", text: `The last scan already counted ${last.quantity}.` });
+    if (more > 0) {
+      count(last.barcode, more);
+      setLast({ barcode: last.barcode, quantity: pendingCount });
+    } else setShown({ kind: "stack", text: `The last scan already counted ${last.quantity}.` });
     focusScan();
   }
 
@@ -407,7 +411,7 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
             </div>
             <p id="scan-hint" className="text-sm text-gray-700 dark:text-gray-300">
               {locationChosen
-                ? `A USB scanner types the barcode and Enter. Type "x 24" for a stack: before a scan it counts the next one as 24; "x 24" with a barcode counts that barcode 24.`
+                ? `A USB scanner types the barcode and Enter. A stack: type "x 24" and Enter, then scan it (or press Enter again for the scan just made), or "x 24" with its barcode.`
                 : "Choose where you are counting first."}
             </p>
           </form>
