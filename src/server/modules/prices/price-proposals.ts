@@ -55,8 +55,8 @@ export async function makeProposals(database: Database, run: { runId: number | n
     const page = await pricedProducts(db, { after, last, kind: rules.price_kind, currency: run.currency });
     if (page.length === 0) continue;
     const proposals: ProposalRow[] = [];
-    /** Products whose pending proposal is the one made again: neither written nor superseded. */
-    const unchanged = new Set<number>();
+    /** Products priced right now whose pending proposal goes. */
+    const superseded: number[] = [];
     for (const p of page) {
       const proposal = proposePrice(
         {
@@ -71,7 +71,10 @@ export async function makeProposals(database: Database, run: { runId: number | n
         rules,
         run.currency,
       );
-      if (proposal.kind !== "price" || proposal.price === p.price) continue;
+      if (proposal.kind !== "price" || proposal.price === p.price) {
+        if (p.pending) superseded.push(p.id);
+        continue;
+      }
       const change = describeChange(p.price, proposal.price, p.quantity_on_hand, rules);
       const row: ProposalRow = {
         product_id: p.id,
@@ -86,18 +89,12 @@ export async function makeProposals(database: Database, run: { runId: number | n
         based_on: p.updated_at,
       };
       made++;
-      if (p.pending && sameProposal(p.pending, row)) unchanged.add(p.id);
-      else proposals.push(row);
+      // A proposal made again as it is is left be (neither written nor superseded).
+      if (!p.pending || !sameProposal(p.pending, row)) proposals.push(row);
     }
-    // Nothing to write when every proposal is made again and no product lost one.
-    if (proposals.length === 0 && page.every((p) => !p.pending || unchanged.has(p.id))) continue;
+    if (proposals.length === 0 && superseded.length === 0) continue;
     await yieldToPeople(database);
-    await saveProposals(
-      db,
-      page.filter((p) => !unchanged.has(p.id)).map((p) => p.id),
-      proposals,
-      run.runId,
-    );
+    await saveProposals(db, superseded, proposals, run.runId);
   }
   return made;
 }

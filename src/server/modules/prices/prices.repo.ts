@@ -4,6 +4,7 @@ import type { PriceStep } from "../../../contract/pricing-rules.js";
 import type { Condition } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
 import { jsonParam, jsonReadOnce, rowsOf } from "../../db/sql.js";
+import { withTransaction } from "../../db/tx.js";
 import type { CardKeys } from "./feed-rows.js";
 
 /** A batch of a feed's printings, staged under its run (feed_cards): `rows` is JSON text of StagedRow (feed-rows.ts). */
@@ -48,6 +49,18 @@ const cardsBy = (runId: number, has: SQL, on: SQL, products: "pm" | "unlinked" =
 const unionOf = (parts: SQL[]) => sql.join(parts, sql` union `);
 
 /**
+ * A statement PostgreSQL would otherwise compile first (JIT): the matching's estimated cost, the
+ * per-product lookups counted at their worst, passes jit_above_cost, and compiling its plan took
+ * most of its time (0.7 of 0.9 s a page of 2,000). The embedded database has no JIT: no change.
+ */
+function withoutJit<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return withTransaction(db, async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return work(tx);
+  });
+}
+
+/**
  * Matches the products with ids in (from, to] to the run's cards and records their prices.
  * By id first (TCGplayer, Scryfall, pokemontcg.io, barcode, another source's id), then, for a
  * product no id links, by set (code or name) + collector number; always the product's finish.
@@ -81,7 +94,8 @@ export async function matchAndRecord(
   if (keys.setCode) bySets.push(cardsBy(run.id, sql`true`, sql`c.number_key = pm.number_key and c.set_code_key = pm.set_key`, "unlinked"));
   if (keys.setName) bySets.push(cardsBy(run.id, sql`true`, sql`c.number_key = pm.number_key and c.set_name_key = pm.set_key`, "unlinked"));
   const none = sql`select null::int as product_id, null::int as seq where false`;
-  const result = await db.execute(sql`
+  const result = await withoutJit(db, (tx) =>
+    tx.execute(sql`
     with pm as (
       select p.id, p.barcode, p.set_name, p.card_number, coalesce(m.finish, 'normal') as finish,
         m.tcgplayer_product_id, m.scryfall_id, m.pokemontcg_id, coalesce(m.external_ids, '{}') as external_ids
@@ -130,7 +144,8 @@ export async function matchAndRecord(
         currency = excluded.currency, market = excluded.market, low = excluded.low, mid = excluded.mid, high = excluded.high,
         direct_low = excluded.direct_low, by_condition = excluded.by_condition
     )
-    select count(*) as matched from seen`);
+    select count(*) as matched from seen`),
+  );
   const [row] = rowsOf<{ matched: string | number }>(result);
   return Number(row?.matched ?? 0);
 }
@@ -196,15 +211,15 @@ export async function pricedProducts(
 }
 
 /**
- * These products' pending proposals made anew, in one statement (the caller leaves out those it
- * found the same: they are left be). A proposal of the same new price
+ * Pending proposals made anew, in one statement (the caller leaves out those it found the same:
+ * they are left be). A proposal of the same new price
  * from the same product (the `updated_at` it was made from) stays, with its id (a manager accepting
  * by ids while a feed runs gets what was shown), its figures refreshed when they moved; one whose
  * new price or basis changed is rewritten under a new id (accepting the old id finds nothing
- * rather than applying a price nobody saw); a product of `productIds` no longer proposed (priced
- * right now) has its pending one superseded.
+ * rather than applying a price nobody saw); the pending ones of `superseded`, products no longer
+ * proposed (priced right now), are superseded.
  */
-export async function saveProposals(db: Db, productIds: number[], proposals: ProposalRow[], runId: number | null): Promise<void> {
+export async function saveProposals(db: Db, superseded: number[], proposals: ProposalRow[], runId: number | null): Promise<void> {
   await db.execute(sql`
     with c as (
       select * from json_to_recordset(${jsonReadOnce(proposals)}) as c(product_id int, old_price int, new_price int, market int,
@@ -212,8 +227,7 @@ export async function saveProposals(db: Db, productIds: number[], proposals: Pro
     ),
     gone as (
       update price_proposals pp set status = 'superseded', decided_at = now()
-      where pp.status = 'pending' and pp.product_id = any(array(select json_array_elements_text(${jsonReadOnce(productIds)})::int))
-        and not exists (select 1 from c where c.product_id = pp.product_id)
+      where pp.status = 'pending' and pp.product_id = any(array(select json_array_elements_text(${jsonReadOnce(superseded)})::int))
     )
     insert into price_proposals as pp (product_id, run_id, old_price, new_price, market, estimated, change_percent, at_stake, big, steps, based_on)
     select c.product_id, ${runId}::int, c.old_price, c.new_price, c.market, c.estimated, c.change_percent, c.at_stake, c.big, c.steps, c.based_on
