@@ -7,15 +7,14 @@
  * before it (the ratio; the busy-shop targets hold taps in tens of milliseconds).
  * BENCH_DB=pglite|postgres picks one database; BENCH_PRICE_CARDS and BENCH_PRICE_MB change the sizes.
  */
-import { once } from "node:events";
-import { createWriteStream, openAsBlob, statSync } from "node:fs";
+import { openAsBlob } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { sql } from "drizzle-orm";
-import { type Database, openPglite, openPostgres } from "../../src/server/db/client.js";
+import { openPglite, openPostgres } from "../../src/server/db/client.js";
 import { expectStatus, login, newAgent, parse, request } from "../busy-shop/http.js";
 import { ADMIN, cleanUp, createDatabase, startServer, stopServer, tempDir } from "../busy-shop/servers.js";
 import { bytes, ms, percentile, sleep } from "../busy-shop/stats.js";
+import { seedPriceProducts, writeScryfallFeed } from "./data.js";
 
 const CARDS = Number(process.env.BENCH_PRICE_CARDS ?? 100_000);
 const FILE_MB = Number(process.env.BENCH_PRICE_MB ?? 300);
@@ -23,59 +22,6 @@ const TAP_EVERY_MS = 50;
 const TARGET_RUN_MS = 30_000;
 const TARGET_GROWTH_BYTES = 200 * 1024 * 1024;
 type Kind = "pglite" | "postgres";
-
-const scryfallId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
-
-/** Products: odd ones carry their Scryfall id, even ones only their set and number. */
-async function seed(database: Database): Promise<void> {
-  // One revision for all of them (as an import batch takes one): take_revision() per row would take a lock per row.
-  await database.db.execute(sql`
-    with r as (select take_revision() as revision)
-    insert into products (barcode, product_name, vendor, quantity_on_hand, price, cost, condition, set_name, card_number, revision)
-    select 'PRICE' || lpad(g::text, 8, '0'), 'Card ' || g, 'Wizards', 1 + g % 4, 100 + g % 5000, 50 + g % 1000,
-      (array['Near Mint','Lightly Played','Moderately Played'])[1 + g % 3], 'Set ' || (g / 300), (g % 300)::text, r.revision
-    from generate_series(1, ${CARDS}) g, r`);
-  await database.db.execute(sql`
-    insert into product_market (product_id, scryfall_id)
-    select id, '00000000-0000-4000-8000-' || lpad(to_hex(substr(barcode, 6)::int), 12, '0') from products
-    where barcode like 'PRICE%' and substr(barcode, 6)::int % 2 = 1`);
-  await database.db.execute(sql`analyze`);
-}
-
-/** A bulk file shaped like Scryfall's default_cards: one JSON array, each card padded like the real ones' text and image fields. */
-async function writeFeed(path: string): Promise<number> {
-  const out = createWriteStream(path);
-  const pad = "x".repeat(Math.max(0, Math.floor((FILE_MB * 1024 * 1024) / CARDS) - 400));
-  const write = async (text: string) => {
-    if (!out.write(text)) await once(out, "drain");
-  };
-  await write("[\n");
-  for (let n = 1; n <= CARDS; n++) {
-    const card = {
-      object: "card",
-      id: scryfallId(n),
-      name: `Card ${n}`,
-      set: `s${Math.floor(n / 300)}`,
-      set_name: `Set ${Math.floor(n / 300)}`,
-      collector_number: String(n % 300),
-      tcgplayer_id: 100_000 + n,
-      oracle_text: pad,
-      prices: {
-        usd: ((100 + ((n * 37) % 9000)) / 100).toFixed(2),
-        usd_foil: null,
-        usd_etched: null,
-        eur: "1.00",
-        eur_foil: null,
-        tix: null,
-      },
-    };
-    await write(`${JSON.stringify(card)}${n < CARDS ? ",\n" : "\n"}`);
-  }
-  await write("]\n");
-  out.end();
-  await once(out, "finish");
-  return statSync(path).size;
-}
 
 async function rssOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
@@ -88,7 +34,7 @@ async function run(kind: Kind, feedPath: string, feedBytes: number): Promise<voi
   const pg = kind === "postgres" ? await createDatabase("prices") : undefined;
   const database = pg ? await openPostgres(pg.url) : await openPglite(dataDir);
   try {
-    await seed(database);
+    await seedPriceProducts(database, CARDS);
   } finally {
     await database.close();
   }
@@ -177,7 +123,7 @@ async function run(kind: Kind, feedPath: string, feedBytes: number): Promise<voi
 export async function runPrices(): Promise<void> {
   const dir = tempDir("blez-bench-feed-");
   const feedPath = join(dir, "default-cards.json");
-  const feedBytes = await writeFeed(feedPath);
+  const feedBytes = await writeScryfallFeed(feedPath, CARDS, FILE_MB);
   const only = process.env.BENCH_DB as Kind | undefined;
   for (const kind of ["pglite", "postgres"] as const) {
     if (!only || only === kind) await run(kind, feedPath, feedBytes);
