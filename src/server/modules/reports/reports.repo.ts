@@ -24,7 +24,7 @@ const SALE_TAP = sql.raw(
  * Every sale tap in [start, end) as (at, product_id, source, units, revenue), by show or stream.
  * What the job rolls up (sales_daily, sales_monthly): a tap is never taken back later.
  */
-function tapSales(start: SQL, end: SQL): SQL {
+export function tapSales(start: SQL, end: SQL): SQL {
   return sql`
     select q.timestamp as at, q.product_id,
       case when q.show_id is not null then 'show' else 'stream' end as source,
@@ -38,7 +38,7 @@ function tapSales(start: SQL, end: SQL): SQL {
  * `order:<channel>`, valued at the line's unit price, else the product's price then). Never rolled
  * up: an order can be cancelled any time later, and orders are few beside the taps.
  */
-function orderSales(start: SQL, end: SQL): SQL {
+export function orderSales(start: SQL, end: SQL): SQL {
   return sql`
     select q.timestamp as at, q.product_id, 'order:' || o.channel as source,
       -q.quantity_change as units, -q.quantity_change::bigint * coalesce(q.unit_price, 0) as revenue
@@ -47,9 +47,9 @@ function orderSales(start: SQL, end: SQL): SQL {
 }
 
 /** The instant a day (YYYY-MM-DD) starts in `tz`. */
-const dayStart = (day: string, tz: string) => sql`(${day}::date::timestamp at time zone ${tz})`;
+export const dayStart = (day: string, tz: string) => sql`(${day}::date::timestamp at time zone ${tz})`;
 /** The instant the day after `day` starts in `tz`. */
-const dayEnd = (day: string, tz: string) => sql`((${day}::date + 1)::timestamp at time zone ${tz})`;
+export const dayEnd = (day: string, tz: string) => sql`((${day}::date + 1)::timestamp at time zone ${tz})`;
 
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 /** An instant as epoch milliseconds in SQL (raw statements answer timestamps as text), and back. */

@@ -1,4 +1,10 @@
 import {
+  BOUGHT_IN_MARGIN_RULE,
+  boughtInMarginReportSchema,
+  buysReportSchema,
+  creditReportSchema,
+} from "../../../contract/counter-reports.js";
+import {
   dateRangeQuerySchema,
   reorderReportSchema,
   salesQuerySchema,
@@ -13,6 +19,7 @@ import {
 import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
+import { boughtInMarginReport, buysReport, creditReport } from "./counter-reports.service.js";
 import { reorderReport, salesReport, showsReport, slowMoversReport, stockValueReport, topSellersReport } from "./reports.service.js";
 
 const tags = ["reports"];
@@ -125,5 +132,54 @@ export async function reportsRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => showsReport(serviceContext(app, request), request.query),
+  );
+
+  // The counter's reports (issue 40): trade-ins bought, the margin on what was bought in, store credit owed.
+  app.get(
+    "/reports/buys",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Trade-ins accepted per day, week or month of a range: how many, units, cash and store credit paid",
+        description: `${DAYS} A trade-in counts in the bucket of the day it was accepted; units are its lines not struck. Weeks start on Monday; the first and last bucket may reach outside the range but count only its days.`,
+        querystring: salesQuerySchema,
+        response: { 200: buysReportSchema, ...errorAnswers(400, 401, 403, 503) },
+      },
+    },
+    async (request) => buysReport(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/reports/bought-in-margin",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "The margin realised on cards sold in a range that were bought in through trade-ins: revenue against the price paid",
+        description: `${DAYS} ${BOUGHT_IN_MARGIN_RULE} Most margin first (most revenue for inventory users, whose cost, margin and paid_per_unit are null); \`totals\` cover every product.`,
+        querystring: topSellersQuerySchema,
+        response: { 200: boughtInMarginReportSchema, ...errorAnswers(400, 401, 403, 503) },
+      },
+    },
+    async (request) => boughtInMarginReport(serviceContext(app, request), request.query),
+  );
+
+  app.get(
+    "/reports/credit",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Store credit outstanding now (the sum of every balance) and what the ledger wrote in a range, by kind",
+        description: `${DAYS} \`outstanding\` is what the shop owes in store credit now, whatever the range; \`movements\` sums the ledger's entries written in the range (signed cents). No customer is named.`,
+        querystring: dateRangeQuerySchema,
+        response: { 200: creditReportSchema, ...errorAnswers(400, 401, 403, 503) },
+      },
+    },
+    async (request) => creditReport(serviceContext(app, request), request.query),
   );
 }

@@ -29,7 +29,7 @@ import {
  * Reports read by managers and super_admin, and by inventory users without money at cost (every
  * cost field null for them); a token needs `reports:read` and sees what its maker's role sees.
  */
-function readReports(ctx: ServiceContext): { cost: boolean } {
+export function readReports(ctx: ServiceContext): { cost: boolean } {
   requirePermission(ctx, "canViewAudit", "reports:read");
   return { cost: seesCost(ctx.actor.role) };
 }
