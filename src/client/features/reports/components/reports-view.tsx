@@ -5,6 +5,7 @@ import { useAuth } from "../../auth";
 import { useSettings } from "../../settings";
 import { useTheme } from "../../theme";
 import { presetOf, presetRange, RANGE_PRESETS, type RangePreset, rangeFromSearch, todayIn, writeRange } from "../report-range";
+import { CounterSection } from "./counter-section";
 import { ProductsSection } from "./products-section";
 import { ReorderSection } from "./reorder-section";
 import { Choice } from "./report-card";
@@ -107,6 +108,7 @@ export function ReportsView({ search, onSearchChange, onOpenProduct }: ReportsVi
         <ProductsSection range={range} cost={cost} onOpenProduct={openProduct} />
         <ShowsSection range={range} />
         <ReorderSection cost={cost} onOpenProduct={openProduct} today={today} />
+        <CounterSection range={range} cost={cost} />
       </div>
     </div>
   );
