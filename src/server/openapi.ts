@@ -157,6 +157,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /api/buy-settings": "getBuySettings",
   "PUT /api/buy-settings": "updateBuySettings",
   "PUT /api/buy-settings/limits/{id}": "setProductBuyLimit",
+  "GET /api/buylist": "getBuylist",
+  "POST /api/buylist/submissions": "submitBuylist",
 };
 
 /** A route's path as the document writes it: Fastify's `:id` parameters as `{id}`. */

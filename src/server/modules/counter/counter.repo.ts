@@ -92,7 +92,8 @@ export async function insertCustomerAudit(
     customerId: number;
     action: "created" | "updated" | "exported" | "erased";
     fields: string[];
-    userId: number;
+    /** null: no user (a customer's own submission of the public buylist). */
+    userId: number | null;
     userName: string;
     ip: string;
   },

@@ -21,6 +21,7 @@ import {
 import { errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js";
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
+import { buylistRoutes } from "./buylist.routes.js";
 import {
   adjustCredit,
   createCustomer,
@@ -343,4 +344,7 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
     },
     async (request) => putBuyLimit(serviceContext(app, request), request.params.id, request.body.buy_limit),
   );
+
+  // The public buylist and its submissions (no sign-in).
+  await buylistRoutes(app);
 }

@@ -101,7 +101,7 @@ export async function putBuyLimit(ctx: ServiceContext, productId: number, limit:
  * by hand; a darklisted product's line struck; lines capped at the units the shop still wants
  * (buy limit - on hand, less the lines above for the same product), struck when it wants none.
  */
-async function offerLines(ctx: ServiceContext, db: Db, lines: TradeInInput["lines"]): Promise<TradeInLineValues[]> {
+export async function offerLines(ctx: Pick<ServiceContext, "config">, db: Db, lines: TradeInInput["lines"]): Promise<TradeInLineValues[]> {
   const settings = await buySettingsOf(db);
   const rows = await offerRows(db, [...new Set(lines.map((l) => l.product_id))], ctx.config.CURRENCY);
   const taken = new Map<number, number>();
