@@ -21,7 +21,7 @@ export const queryKeys = {
   reports: ["reports"] as const,
   /** The "To reorder" list: live inventory and low_stock events invalidate it. */
   reorder: ["reports", "reorder"] as const,
-  /** Stock takes (stock-takes feature): locations, sessions, reviews; live stock_take_update events invalidate them. */
+  /** Stock takes (stock-takes feature): locations, sessions, reviews; live stock_take_update events mark them stale (the screens patch or refetch theirs). */
   stockTakes: ["stock-takes"] as const,
   /** The latest market prices of the rows a list shows (lib/market-quotes.ts); a feed's run (prices feature) invalidates them. */
   marketQuotes: ["market-quotes"] as const,

@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import type { InventoryUpdate, LowStockEvent, OnlineUser, ShowUpdate } from "../../../../contract/events";
 import { queryKeys } from "../../../lib/query-client";
 import { type AppSocket, createSocket, SOCKET_OPTIONS } from "../../../lib/socket";
+import { publishStockTakeUpdate } from "../../../lib/stock-take-updates";
 import { getSocketToken, useAuth } from "../../auth";
 
 export const AUTH_SETUP_FAILED = "Authentication setup failed";
@@ -147,8 +148,12 @@ export function LiveProvider({ children, onInventoryUpdate, onConnected, onShowU
       });
       // An order placed or cancelled anywhere: the orders on screen refetch.
       socket.on("order_update", () => void queryClient.invalidateQueries({ queryKey: queryKeys.orders }));
-      // Scans from any device, a session started, approved or cancelled: the stock takes on screen refetch (running totals).
-      socket.on("stock_take_update", () => void queryClient.invalidateQueries({ queryKey: queryKeys.stockTakes }));
+      // Scans from any device, a session started, approved or cancelled: the stock takes' screens
+      // patch or refetch what they show (lib/stock-take-updates.ts); what no screen shows is stale.
+      socket.on("stock_take_update", (update) => {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.stockTakes, refetchType: "none" });
+        publishStockTakeUpdate(update);
+      });
     }
   }, [userId, queryClient]);
 

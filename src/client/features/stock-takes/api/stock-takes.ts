@@ -11,8 +11,9 @@ import type {
 import { apiFetch } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 
-// The stock takes' calls (src/contract/stock-takes.ts). Live stock_take_update events invalidate
-// everything under queryKeys.stockTakes (features/presence), so every device's totals follow.
+// The stock takes' calls (src/contract/stock-takes.ts). Live stock_take_update events mark
+// everything under queryKeys.stockTakes stale (features/presence); live.ts patches the running
+// totals with each scan and refetches what is on screen.
 
 export const locationsQuery = queryOptions({
   queryKey: [...queryKeys.stockTakes, "locations"],
@@ -37,7 +38,24 @@ export const reviewQuery = (id: number) =>
     queryFn: ({ signal }) => apiFetch<StockTakeReview>(`/api/stock-takes/${id}/review`, { signal }),
   });
 
+/** What a session has counted of each product and unknown barcode, on every device: the counting screen's running totals, patched live (live.ts). */
+export interface CountedLine {
+  product_id: number | null;
+  barcode: string;
+  name: string | null;
+  counted: number;
+}
+export const countedQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...queryKeys.stockTakes, "counted", id],
+    queryFn: async ({ signal }): Promise<CountedLine[]> =>
+      (await apiFetch<StockTakeReview>(`/api/stock-takes/${id}/review`, { signal })).lines
+        .filter((l) => l.counted > 0)
+        .map((l) => ({ product_id: l.product_id, barcode: l.barcode, name: l.name, counted: l.counted })),
+  });
+
 export const useLocations = () => useQuery(locationsQuery);
+export const useCounted = (id: number) => useQuery(countedQuery(id));
 export const useStockTakes = () => useQuery(stockTakesQuery);
 export const useStockTake = (id: number) => useQuery(stockTakeQuery(id));
 export const useReview = (id: number) => useQuery(reviewQuery(id));

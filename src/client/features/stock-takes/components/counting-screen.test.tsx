@@ -1,15 +1,16 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Toaster, toast } from "sonner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { permissionsFor } from "../../../../contract/permissions";
 import type { ScanAnswer, ScanInput, ScansBody, StockTake, StockTakeReview } from "../../../../contract/stock-takes";
+import { publishStockTakeUpdate } from "../../../lib/stock-take-updates";
 import { routes, SLOW } from "../../../test/price-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { AuthProvider } from "../../auth";
 import { readQueue } from "../scan-queue";
-import { CountingScreen } from "./counting-screen";
+import { StockTakesView } from "./stock-takes-view";
 
 let server: TestServer | null = null;
 beforeEach(() => localStorage.clear());
@@ -59,33 +60,38 @@ function serve() {
         const before = counts.get(s.barcode) ?? 0;
         const quantity = s.quantity ?? 1;
         counts.set(s.barcode, before + quantity);
-        const product = products[s.barcode];
-        return {
-          client_scan_id: s.client_scan_id,
-          result: !product ? "unknown" : before > 0 ? "already_counted" : "found",
-          product_id: product?.id ?? null,
-          product_name: product?.name ?? null,
-          count: before,
-          counted: before + quantity,
-          replayed: false,
-          scan: {
-            id: 1,
-            session_id: 7,
-            barcode: s.barcode,
-            product_id: product?.id ?? null,
-            location_id: s.location_id ?? null,
-            quantity,
-            device: null,
-            user: "sam",
-            scanned_at: "2026-03-14T08:00:00.000Z",
-            client_scan_id: s.client_scan_id,
-          },
-        };
+        return answer(s, before, quantity);
       });
       return [200, { scans }];
     },
   });
   return { seen: app.seen, state, handle: app.handle };
+}
+
+/** The server's answer to a scan of `s`, counted `before` it. */
+function answer(s: ScanInput, before: number, quantity: number): ScanAnswer {
+  const product = products[s.barcode];
+  return {
+    client_scan_id: s.client_scan_id,
+    result: !product ? "unknown" : before > 0 ? "already_counted" : "found",
+    product_id: product?.id ?? null,
+    product_name: product?.name ?? null,
+    count: before,
+    counted: before + quantity,
+    replayed: false,
+    scan: {
+      id: 1,
+      session_id: 7,
+      barcode: s.barcode,
+      product_id: product?.id ?? null,
+      location_id: s.location_id ?? null,
+      quantity,
+      device: null,
+      user: "sam",
+      scanned_at: "2026-03-14T08:00:00.000Z",
+      client_scan_id: s.client_scan_id,
+    },
+  };
 }
 
 async function renderScreen() {
@@ -94,7 +100,7 @@ async function renderScreen() {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <AuthProvider>
-        <CountingScreen id={7} onReview={() => {}} onList={() => {}} />
+        <StockTakesView stockTakeId={7} onCount={() => {}} onReview={() => {}} onList={() => {}} />
       </AuthProvider>
       <Toaster />
     </QueryClientProvider>,
@@ -168,5 +174,31 @@ describe("CountingScreen", () => {
     expect(readQueue(USER_ID, 7)).toEqual([]);
     const ids = sentScans(seen).map((s) => s.client_scan_id);
     expect(ids.at(-1)).toBe(waiting[0]?.client_scan_id);
+  });
+
+  it("follows another device's scans live: the running totals patched from the event, without asking for the review again", async () => {
+    const { seen, user, field } = await renderScreen();
+    await waitFor(
+      () => expect(screen.getByTestId("running-totals")).toHaveTextContent("0 products, 0 items · 0 scans on all devices"),
+      SLOW,
+    );
+    const reviews = () => seen.filter((r) => r.path === "/api/stock-takes/7/review").length;
+    const before = reviews();
+    const elsewhere = answer({ client_scan_id: "other-device-1", barcode: "2000000000017", quantity: 4 }, 0, 4);
+    act(() =>
+      publishStockTakeUpdate({
+        type: "stock_take_scanned",
+        stock_take: { ...session, scans: 1 },
+        scans: [elsewhere],
+        timestamp: "2026-03-14T08:00:00.000Z",
+        userId: 2,
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId("running-totals")).toHaveTextContent("1 product, 4 items · 1 scan on all devices"), SLOW);
+    expect(screen.getByTestId("counted-line")).toHaveTextContent("Charizard20000000000174");
+    expect(reviews()).toBe(before);
+    // Counted elsewhere: this device asks before counting it again.
+    await user.type(field, "2000000000017{Enter}");
+    expect(screen.getByTestId("scan-result")).toHaveTextContent("Already counted 4: 2000000000017. Add one more?");
   });
 });

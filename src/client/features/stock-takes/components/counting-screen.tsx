@@ -15,7 +15,7 @@ import { ApiError, loadErrorText, messageOr, normaliseError } from "../../../lib
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications";
 import { CameraView } from "../../scanner";
-import { sendScans, useFinishCounting, useLocations, useReview, useStockTake } from "../api/stock-takes";
+import { sendScans, useCounted, useFinishCounting, useLocations, useStockTake } from "../api/stock-takes";
 import { beep } from "../beep";
 import { newScanId, type QueuedScan, readQueue, writeQueue } from "../scan-queue";
 import { StatusBadge } from "./status-badge";
@@ -82,7 +82,7 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   const { user } = useAuth();
   const userId = user?.id ?? 0;
   const take = useStockTake(id);
-  const review = useReview(id);
+  const countedLines = useCounted(id);
   const locations = useLocations();
   const finish = useFinishCounting();
 
@@ -204,11 +204,11 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   // What this session has counted of each barcode: every device's (the review, live), this one's answers, and what waits here.
   const countOf = useCallback(
     (barcode: string) => {
-      const line = review.data?.lines.find((l) => l.barcode === barcode && l.counted > 0);
+      const line = countedLines.data?.find((l) => l.barcode === barcode);
       const waiting = queueRef.current.filter((s) => s.barcode === barcode).reduce((n, s) => n + s.quantity, 0);
       return Math.max(line?.counted ?? 0, localCounts.get(barcode) ?? 0) + waiting;
     },
-    [review.data, localCounts],
+    [countedLines.data, localCounts],
   );
 
   const count = useCallback(
@@ -342,7 +342,7 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
 
   const session = take.data;
   const counting = session.status === "counting";
-  const counted = (review.data?.lines ?? []).filter((l) => l.counted > 0);
+  const counted = countedLines.data ?? [];
   const items = counted.reduce((n, l) => n + l.counted, 0);
 
   return (
@@ -509,7 +509,7 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
               {counted.length} product{counted.length === 1 ? "" : "s"}, {items} item{items === 1 ? "" : "s"} · {session.scans} scan
               {session.scans === 1 ? "" : "s"} on all devices
             </p>
-            {review.isError ? <p role="alert">{loadErrorText(review.error)}</p> : null}
+            {countedLines.isError ? <p role="alert">{loadErrorText(countedLines.error)}</p> : null}
             {counted.length > 0 ? (
               <ul className="flex flex-col divide-y divide-gray-200 rounded-lg border border-gray-300 bg-white dark:divide-gray-700 dark:border-gray-700 dark:bg-gray-900">
                 {counted.map((l) => (
