@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
+import { QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
 import type { StockTakeStatus } from "../../../contract/stock-takes.js";
 import type { Db } from "../../db/client.js";
 import { locations, products, quantityAudit, stockTakeScans, stockTakes } from "../../db/schema.js";
@@ -471,5 +472,30 @@ export async function shrinkageByPeriod(
     valueAtCost: Number(r.value_at_cost),
     missingAtCost: Number(r.missing_at_cost),
     extraAtCost: Number(r.extra_at_cost),
+  }));
+}
+
+/**
+ * Each change through apply_quantity_change() (the one stock path: its checks, both audit rows and
+ * their webhooks), all in one statement in product order, so a batch of an approval is a few round
+ * trips however many products it has. Answers each product's answer body (the product, or a refusal).
+ */
+export async function applyQuantityChanges(
+  db: Db,
+  changes: Array<{ productId: number; delta: number }>,
+  who: { reason: string; userId: number; userName: string; ip: string },
+): Promise<Array<{ productId: number; status: number; body: unknown }>> {
+  if (changes.length === 0) return [];
+  const result = await db.execute(sql`
+    select (v.change->>'product_id')::int as product_id, a.status, a.body
+      from json_array_elements(${JSON.stringify(changes.map((c) => ({ product_id: c.productId, delta: c.delta })))}::json)
+           with ordinality as v(change, n)
+     cross join lateral apply_quantity_change((v.change->>'product_id')::int, (v.change->>'delta')::int, null::integer, ${QUANTITY_MAX_EXCLUSIVE}::integer, ${who.reason}::text,
+           ${who.userId}::integer, ${who.userName}::text, ${who.ip}::text, null::text, null::text, null::integer, null::integer, null::integer) a
+     order by v.n`);
+  return rowsOf<{ product_id: number; status: number; body: unknown }>(result).map((r) => ({
+    productId: Number(r.product_id),
+    status: Number(r.status),
+    body: typeof r.body === "string" ? JSON.parse(r.body) : r.body,
   }));
 }

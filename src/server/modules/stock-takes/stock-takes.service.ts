@@ -29,8 +29,8 @@ import { yieldToPeople } from "../../db/people-first.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { type CommittedProduct, stockChanged } from "../products/product-changes.js";
-import { applyQuantityChange } from "../products/products.repo.js";
 import {
+  applyQuantityChanges,
   findAndShareLockProduct,
   findLocations,
   findScan,
@@ -388,7 +388,7 @@ const cannotTake = (line: LineRow) => {
  * 2. One short transaction: the session FOR UPDATE, then `approving` with each chosen line marked
  *    `pending` (missing products get their lines). A second approval sent at once waits for that
  *    lock, then finds the session approving in this process: 409.
- * 3. Batches of APPROVAL_BATCH_SIZE products, each its own transaction after yieldToPeople: the
+ * 3. Batches of up to APPROVAL_BATCH_SIZE products (nextBatchSize), each its own transaction after yieldToPeople: the
  *    products FOR UPDATE in id order, each expected figure read again under the locks, the changes
  *    applied and tagged with the session, the lines marked `applied`; stockChanged after its commit.
  *    A batch works only on lines still `pending`, so a line is applied once whoever runs it. A
@@ -436,9 +436,14 @@ export async function approveStockTake(
   try {
     const bulk: ServiceContext = { ...ctx, db: database.bulk.db };
     const pending = await pendingProductIds(bulk.db, id);
-    for (let i = 0; i < pending.length; i += APPROVAL_BATCH_SIZE) {
+    let size = database.kind === "pglite" ? 50 : APPROVAL_BATCH_SIZE;
+    for (let i = 0; i < pending.length; ) {
       await yieldToPeople(database);
-      await approveBatch(bulk, id, pending.slice(i, i + APPROVAL_BATCH_SIZE));
+      const batch = pending.slice(i, i + size);
+      const started = performance.now();
+      await approveBatch(bulk, id, batch);
+      i += batch.length;
+      size = nextBatchSize(database, batch.length, performance.now() - started);
     }
     await yieldToPeople(database);
     await withTransaction(ctx.db, async (tx) => {
@@ -453,12 +458,36 @@ export async function approveStockTake(
   return review;
 }
 
+/**
+ * How many products the next batch takes. PostgreSQL: APPROVAL_BATCH_SIZE (bulk work has its own
+ * connections; a tap waits only for a product of the batch). The embedded database's one
+ * connection is everyone's: batches aim at BATCH_TARGET_MS, as an import's do, between 10 and
+ * APPROVAL_BATCH_SIZE products.
+ */
+const BATCH_TARGET_MS = 50;
+function nextBatchSize(database: Database, size: number, tookMs: number): number {
+  if (database.kind !== "pglite") return APPROVAL_BATCH_SIZE;
+  const aimed = Math.round((size * BATCH_TARGET_MS) / Math.max(tookMs, 1));
+  return Math.min(APPROVAL_BATCH_SIZE, Math.max(10, Math.min(aimed, size * 2)));
+}
+
 /** One batch of an approval, in its own short transaction (approveStockTake, step 3). */
 async function approveBatch(ctx: ServiceContext, id: number, productIds: number[]): Promise<void> {
   await withTransaction(ctx.db, async (tx, afterCommit) => {
     await lockProducts(tx, productIds);
     await refreshMissingBases(tx, id, productIds);
     const lines = (await linesOf(tx, id, productIds)).filter((l) => l.approval === "pending");
+    const changes = lines.filter((l) => l.counted !== l.expected).map((l) => ({ productId: l.productId, delta: l.counted - l.expected }));
+    const answers = new Map(
+      (
+        await applyQuantityChanges(tx, changes, {
+          reason: stockTakeReason(id),
+          userId: ctx.actor.id,
+          userName: ctx.actor.username,
+          ip: ctx.ip,
+        })
+      ).map((a) => [a.productId, a.body]),
+    );
     const committed: CommittedProduct[] = [];
     const marked: Array<{ productId: number; expected: number; applied: number | null }> = [];
     for (const line of lines) {
@@ -467,20 +496,13 @@ async function approveBatch(ctx: ServiceContext, id: number, productIds: number[
         marked.push({ productId: line.productId, expected: line.expected, applied: 0 });
         continue;
       }
-      const answer = await applyQuantityChange(tx, {
-        productId: line.productId,
-        delta: difference,
-        reason: stockTakeReason(id),
-        userId: ctx.actor.id,
-        userName: ctx.actor.username,
-        ip: ctx.ip,
-      });
-      if (!("id" in answer.body)) {
+      const body = answers.get(line.productId);
+      if (!body || typeof body !== "object" || !("id" in body)) {
         marked.push({ productId: line.productId, expected: line.expected, applied: null });
         continue;
       }
       marked.push({ productId: line.productId, expected: line.expected, applied: difference });
-      const product = answer.body as Product;
+      const product = body as Product;
       committed.push({
         product,
         before: { quantity: product.quantity_on_hand - difference, reorderPoint: product.reorder_point ?? null },
