@@ -11,6 +11,9 @@
  *   (run time, the server's memory growth, taps during the run against taps before it)
  * - inventory-browser (bench/inventory-browser/): the inventory's table and cards at 100,000 products
  *   in Chromium against a plain page (typing, live changes, first load, heap)
+ * - stock-takes (bench/stock-takes/): a 10,000-product location counted at 5 scans a second from two
+ *   devices, quiet and while a streamer taps; scan-to-answer and scan-to-live-event p50/p95 as ratios,
+ *   then the approval of the location with the taps during it
  */
 import { runBusyShop } from "./busy-shop/index.js";
 import { cleanUp } from "./busy-shop/servers.js";
@@ -18,6 +21,7 @@ import { runHotPaths } from "./hot-paths/index.js";
 import { runInventoryBrowser } from "./inventory-browser/index.js";
 import { runPrices } from "./prices/index.js";
 import { runReports } from "./reports/index.js";
+import { runStockTakes } from "./stock-takes/index.js";
 import { runWebhooks } from "./webhooks/index.js";
 
 const parts: Record<string, () => Promise<void>> = {
@@ -27,6 +31,7 @@ const parts: Record<string, () => Promise<void>> = {
   webhooks: runWebhooks,
   prices: runPrices,
   "inventory-browser": runInventoryBrowser,
+  "stock-takes": runStockTakes,
 };
 
 async function main() {
