@@ -204,6 +204,24 @@ describe("store credit outstanding", () => {
 });
 
 describe("who reads them", () => {
+  it("opens to a reports:read token (its maker's view: a manager's, with the cost), not to an audit:read one", async () => {
+    const secretFor = async (name: string, scopes: string[]) => {
+      const res = await manager.post("/api/tokens", { name, scopes });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ secret: string }>().secret;
+    };
+    const reader = await secretFor("Counter reports reader", ["reports:read"]);
+    const auditor = await secretFor("Counter audit reader", ["audit:read"]);
+    const get = (secret: string, url: string) => t.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${secret}` } });
+    const range = `from=${shopDay(-1)}&to=${shopDay(1)}`;
+    const margin = await get(reader, `/api/reports/bought-in-margin?${range}`);
+    expect(margin.statusCode, margin.body).toBe(200);
+    expect(margin.json<BoughtInMarginReport>().totals.margin).toBe(1300);
+    expect((await get(reader, `/api/reports/buys?${range}`)).statusCode).toBe(200);
+    expect((await get(reader, `/api/reports/credit?${range}`)).statusCode).toBe(200);
+    expect((await get(auditor, `/api/reports/credit?${range}`)).statusCode).toBe(403);
+  });
+
   it("refuses a streamer (403) and a bad range (400)", async () => {
     for (const path of [
       "/api/reports/buys?from=2026-03-01&to=2026-03-31",
