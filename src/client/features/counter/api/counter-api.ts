@@ -1,5 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
+  BuyLimit,
+  BuySettingsAnswer,
+  BuySettingsBody,
   CreditAdjustmentBody,
   Customer,
   CustomerBody,
@@ -17,6 +20,7 @@ export const counterKeys = {
   customers: (q: string) => ["counter", "customers", q] as const,
   customer: (id: number) => ["counter", "customer", id] as const,
   drafts: ["counter", "drafts"] as const,
+  buySettings: ["counter", "buy-settings"] as const,
 };
 
 /** GET /api/customers?q=: by name, email or phone. */
@@ -96,4 +100,23 @@ export async function productByBarcode(code: string): Promise<Product | null> {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return null;
     throw err;
   }
+}
+
+/** GET /api/buy-settings: the percents, overrides, hotlist, darklist and every product's buy limit. */
+export function useBuySettings(enabled = true) {
+  return useQuery({
+    queryKey: counterKeys.buySettings,
+    queryFn: ({ signal }) => apiFetch<BuySettingsAnswer>("/api/buy-settings", { signal }),
+    enabled,
+  });
+}
+
+/** PUT /api/buy-settings (managers): the whole settings. */
+export function saveBuySettings(body: BuySettingsBody): Promise<BuySettingsAnswer> {
+  return apiFetch<BuySettingsAnswer>("/api/buy-settings", { method: "PUT", body });
+}
+
+/** PUT /api/buy-settings/limits/{id} (managers): how many of a product the shop wants on hand; null removes the limit. */
+export function saveBuyLimit(productId: number, buyLimit: number | null): Promise<BuyLimit> {
+  return apiFetch<BuyLimit>(`/api/buy-settings/limits/${productId}`, { method: "PUT", body: { buy_limit: buyLimit } });
 }

@@ -10,7 +10,7 @@ import { fakeProduct } from "../../../test/product-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { AuthProvider } from "../../auth";
 import { ProductStoreProvider } from "../../products";
-import { CounterView } from "./counter-view";
+import { CounterView, RECEIVED_ONLINE } from "./counter-view";
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -207,6 +207,22 @@ describe("the Counter", () => {
     await user.click(within(dialog).getByRole("button", { name: "Void trade-in" }));
     expect(await screen.findByText("A new trade-in: scan or search the customer's cards.", undefined, SLOW)).toBeInTheDocument();
     expect(seen.some((r) => r.method === "POST" && r.path === "/api/trade-ins/1/void")).toBe(true);
+  });
+
+  it("shows a customer's buylist submission as received online in the drafts, and its note once resumed", async () => {
+    const online: TradeIn = {
+      ...draftOf(1, { lines: [{ product_id: 1, condition: "Near Mint", quantity: 2 }] }),
+      source: "online",
+      created_by: "Online buylist",
+      note: "From Sam Seller <sam@example.com>: binder",
+    };
+    await serve("inventory", { "GET /api/trade-ins": () => [200, [online]] });
+    const user = renderCounter();
+    const drafts = await screen.findByRole("list", { name: "Open drafts" }, SLOW);
+    expect(within(drafts).getByText(RECEIVED_ONLINE)).toBeInTheDocument();
+    await user.click(within(drafts).getByRole("button", { name: `Resume trade-in #${online.number}` }));
+    expect(await screen.findByTestId("online-note", undefined, SLOW)).toHaveTextContent("From Sam Seller <sam@example.com>: binder");
+    expect(screen.getByTestId("trade-in-line")).toHaveTextContent("Ruby Dragon");
   });
 
   it("is refused to a streamer", async () => {

@@ -1,4 +1,4 @@
-import { Camera, CheckCircle2, FileText, HandCoins, RotateCcw, ScanLine, Search, Trash2, Undo2 } from "lucide-react";
+import { Camera, CheckCircle2, FileText, HandCoins, RotateCcw, ScanLine, Search, SlidersHorizontal, Trash2, Undo2 } from "lucide-react";
 import { type FormEvent, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import type { Customer, CustomerDetail, Payout, TradeIn, TradeInBody, TradeInLine } from "../../../../contract/counter";
 import { centsToAmount, parseAmount } from "../../../../contract/money";
@@ -20,6 +20,7 @@ import { ScannerOverlay } from "../../scanner";
 import { useMoney } from "../../settings";
 import { acceptTradeIn, productByBarcode, saveTradeIn, useDrafts, voidTradeIn } from "../api/counter-api";
 import { receiptPdf, SHOP_NAME } from "../receipt-pdf";
+import { BuySettingsDialog } from "./buy-settings";
 import { CustomerPicker, customerName } from "./customer-picker";
 
 export const CONDITION_SHORT: Record<Condition, string> = {
@@ -33,6 +34,8 @@ export const CONDITION_SHORT: Record<Condition, string> = {
 const PAYOUT_LABELS: Record<Payout, string> = { cash: "Cash", credit: "Store credit", split: "Split" };
 const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
 const SEARCH_RESULTS = 20;
+/** A draft a customer sent from the public buylist (pending until the cards arrive and it is accepted). */
+export const RECEIVED_ONLINE = "Received online";
 
 /** The Counter (inventory users, managers, super_admin): a trade-in built at the counter. */
 export function CounterView() {
@@ -84,6 +87,7 @@ function Counter() {
   const chain = useRef<Promise<unknown>>(Promise.resolve());
   const scanRef = useRef<HTMLInputElement>(null);
   const drafts = useDrafts();
+  const [buySettings, setBuySettings] = useState(false);
 
   /**
    * Saves the draft with `change` made to what it holds now (changes wait for the one before: the
@@ -237,14 +241,31 @@ function Counter() {
           </h1>
           <p className="text-sm text-gray-700 dark:text-gray-300">
             {tradeIn ? `Trade-in #${tradeIn.number} · ${tradeIn.status}` : "A new trade-in: scan or search the customer's cards."}
+            {tradeIn?.source === "online" ? (
+              <>
+                {" "}
+                <Badge variant="info">{RECEIVED_ONLINE}</Badge>
+              </>
+            ) : null}
           </p>
+          {tradeIn?.source === "online" && tradeIn.note ? (
+            <p className="break-words text-sm text-gray-700 dark:text-gray-300" data-testid="online-note">
+              {tradeIn.note}
+            </p>
+          ) : null}
         </div>
-        {saving ? (
-          <p className="flex items-center gap-2 text-sm">
-            <Spinner label="Saving" /> Saving...
-          </p>
-        ) : null}
+        <div className="flex items-center gap-3">
+          {saving ? (
+            <p className="flex items-center gap-2 text-sm">
+              <Spinner label="Saving" /> Saving...
+            </p>
+          ) : null}
+          <Button variant="outline" onClick={() => setBuySettings(true)}>
+            <SlidersHorizontal aria-hidden="true" className="size-4" /> Buy settings
+          </Button>
+        </div>
       </div>
+      {buySettings ? <BuySettingsDialog onClose={() => setBuySettings(false)} /> : null}
       <p className="sr-only" aria-live="polite" data-testid="counter-announcement">
         {announcement}
       </p>
@@ -798,8 +819,15 @@ function DraftsList({
               className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-gray-200 p-2 dark:border-gray-700"
             >
               <span className="text-sm">
-                <span className="font-semibold">Trade-in #{d.number}</span> · {d.totals.units} cards · {money(d.totals.cash_cents)} cash /{" "}
-                {money(d.totals.credit_cents)} credit · {new Date(d.created_at).toLocaleString()} by {d.created_by}
+                <span className="font-semibold">Trade-in #{d.number}</span>
+                {d.source === "online" ? (
+                  <>
+                    {" "}
+                    <Badge variant="info">{RECEIVED_ONLINE}</Badge>
+                  </>
+                ) : null}{" "}
+                · {d.totals.units} cards · {money(d.totals.cash_cents)} cash / {money(d.totals.credit_cents)} credit ·{" "}
+                {new Date(d.created_at).toLocaleString()} by {d.created_by}
               </span>
               <Button size="sm" variant="outline" onClick={() => onResume(d)} aria-label={`Resume trade-in #${d.number}`}>
                 Resume
