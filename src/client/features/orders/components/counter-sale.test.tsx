@@ -54,7 +54,8 @@ function orderOf(body: CreateOrderBody): Order {
   };
 }
 
-async function serve(answers: Array<(body: CreateOrderBody) => [number, unknown]>) {
+/** `drop`: how many of the first sales the server takes and then drops the connection of, answering nothing (as a lost answer). */
+async function serve(answers: Array<(body: CreateOrderBody) => [number, unknown]>, drop = 0) {
   let call = 0;
   const app = routes({
     "GET /api/auth/me": () => [200, { user: { id: 9, username: "mia", role: "manager", created_at: "2026-01-01T00:00:00.000Z" } }],
@@ -74,6 +75,11 @@ async function serve(answers: Array<(body: CreateOrderBody) => [number, unknown]
       const product = catalogue.find((p) => p.barcode === url.pathname.split("/").pop());
       res.writeHead(product ? 200 : 404, { "Content-Type": "application/json" });
       return res.end(JSON.stringify(product ?? { error: "Product not found" }));
+    }
+    if (req.method === "POST" && url.pathname === "/api/orders" && drop > 0) {
+      drop--;
+      app.seen.push({ method: "POST", path: url.pathname, query: url.searchParams, body: JSON.parse(body) });
+      return res.destroy();
     }
     app.handle(req, res, body);
   });
@@ -171,6 +177,24 @@ describe("a counter sale", () => {
     expect(last).toMatchObject({ payments: [{ method: "cash", amount: 600 }] });
     expect(last?.external_id).not.toBe(bodies[0]?.external_id);
     expect(last).not.toHaveProperty("customer_id");
+  });
+
+  it("after a dropped connection, Complete sale again sends the same external id (the server's idempotent path), and the sale completes once", async () => {
+    const seen = await serve([(body) => [200, { order: orderOf(body) }]], 1);
+    const user = renderSale();
+    const field = await screen.findByLabelText("Scan a barcode or search by name", undefined, SLOW);
+    await user.type(field, `${ruby.barcode}{Enter}`);
+    await screen.findByTestId("sale-line", undefined, SLOW);
+    await user.click(screen.getByRole("radio", { name: "Card" }));
+    await user.click(screen.getByRole("button", { name: "Complete sale" }));
+    expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent(
+      "The connection dropped: the sale may or may not have gone through. Complete sale again: it is the same sale and is never made twice.",
+    );
+    await user.click(screen.getByRole("button", { name: "Complete sale" }));
+    expect(await screen.findByTestId("sale-done", undefined, SLOW)).toHaveTextContent("1 card sold for $6.00: $6.00 by card.");
+    const bodies = posted(seen);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual(bodies[0]);
   });
 
   it("says what is missing before asking the server: no lines, or a price not typed", async () => {

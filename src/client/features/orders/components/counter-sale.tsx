@@ -2,6 +2,7 @@ import { Camera, CheckCircle2, FileText, Search, ShoppingCart, Trash2, X } from 
 import { type FormEvent, Suspense, useEffect, useId, useRef, useState } from "react";
 import type { Customer } from "../../../../contract/counter";
 import { centsToAmount, parseAmount } from "../../../../contract/money";
+import { ORDER_MESSAGES } from "../../../../contract/order-rules";
 import type { CreateOrderBody, FailedLine, Order } from "../../../../contract/orders";
 import type { Product } from "../../../../contract/products";
 import { Button } from "../../../components/ui/button";
@@ -66,6 +67,8 @@ export function saleErrorText(err: unknown, lines: SaleLine[], money: (c: number
     }
     if (typeof data.balance === "number") return `Not enough store credit: the balance is ${money(data.balance)}. Nothing was sold.`;
   }
+  if (err instanceof ApiError && err.status === 422 && err.message === ORDER_MESSAGES.differentLines)
+    return "This sale went through before the lines were changed (its answer was lost): find it in the orders below, or close it and start a new sale.";
   if (err instanceof ApiError && err.isNetworkError)
     return "The connection dropped: the sale may or may not have gone through. Complete sale again: it is the same sale and is never made twice.";
   return messageOr(err, "Failed to complete the sale");
