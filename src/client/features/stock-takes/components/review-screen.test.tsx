@@ -87,12 +87,15 @@ const review: StockTakeReview = {
   totals: { lines: 4, difference: -1, value_at_cost: -400, value_at_price: -1000 },
 };
 
-async function renderReview(role: Role) {
+async function renderReview(
+  role: Role,
+  approval: [number, unknown] = [200, { ...review, stock_take: { ...session, status: "approved" } }],
+) {
   const app = routes({
     "GET /api/auth/me": () => [200, { user: { id: 9, username: "sam", role, created_at: "2026-01-01T00:00:00.000Z" } }],
     "GET /api/auth/verify-permissions": () => [200, permissionsFor(role)],
     "GET /api/stock-takes/7/review": () => [200, review],
-    "POST /api/stock-takes/7/approve": () => [200, { ...review, stock_take: { ...session, status: "approved" } }],
+    "POST /api/stock-takes/7/approve": () => approval,
   });
   server = await startTestServer(app.handle);
   render(
@@ -118,6 +121,13 @@ describe("ReviewScreen", () => {
     await user.click(screen.getByRole("button", { name: "Approve selected (3)" }));
     await waitFor(() => expect(seen.some((r) => r.path === "/api/stock-takes/7/approve")).toBe(true), SLOW);
     expect(seen.find((r) => r.path === "/api/stock-takes/7/approve")?.body).toEqual({ product_ids: [11, 12, 14] });
+  });
+
+  it("unticks the products an approval refuses (disabled, or below 0), so the others can be approved", async () => {
+    const { user } = await renderReview("manager", [409, { error: "1 product(s) could not be changed", product_ids: [13] }]);
+    await user.click(await screen.findByRole("button", { name: "Approve all" }, SLOW));
+    await waitFor(() => expect(screen.getByRole("checkbox", { name: "Approve Mewtwo" })).not.toBeChecked(), SLOW);
+    expect(screen.getByRole("button", { name: "Approve selected (3)" })).toBeEnabled();
   });
 
   it("is read-only for an inventory user", async () => {

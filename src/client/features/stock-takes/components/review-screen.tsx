@@ -6,7 +6,7 @@ import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
 import { downloadBlob } from "../../../lib/download";
-import { loadErrorText, messageOr } from "../../../lib/http";
+import { ApiError, loadErrorText, messageOr } from "../../../lib/http";
 import { AuditDialog } from "../../audit";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications";
@@ -95,8 +95,18 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
       const answer = await approve.mutateAsync({ id, productIds: all ? undefined : [...selected] });
       const changed = answer.lines.filter((l) => (l.applied ?? 0) !== 0).length;
       notify.success(`Stock take #${session.number} approved: ${changed} product(s) changed`);
+      const refused = answer.refused_product_ids?.length ?? 0;
+      if (refused > 0) notify.warning(`${refused} product(s) left out: their stock changed while the approval ran (shown as Not approved)`);
     } catch (err) {
-      notify.error(messageOr(err, "Failed to approve the stock take"));
+      // Products that cannot take their change (disabled, or below 0): unticked, so the others can be approved.
+      const refused = err instanceof ApiError ? (err.data as { product_ids?: unknown } | null)?.product_ids : undefined;
+      if (Array.isArray(refused) && refused.length > 0) {
+        const out = new Set(refused as number[]);
+        setPicked(new Set([...selected].filter((pid) => !out.has(pid))));
+        notify.error(`${messageOr(err, "Failed to approve the stock take")}. They are unticked.`);
+      } else {
+        notify.error(messageOr(err, "Failed to approve the stock take"));
+      }
     }
   }
 
