@@ -5,6 +5,7 @@ import type { InventoryUpdate, LowStockEvent, ShowUpdate } from "../contract/eve
 import { MESSAGES } from "../contract/rules";
 import { Spinner, ViewLoading } from "./components/ui/spinner";
 import { AuthProvider, LoginScreen, useAuth } from "./features/auth";
+import { BuylistPage } from "./features/buylist";
 import { CounterView, CustomersView } from "./features/counter";
 import { IntegrationsView } from "./features/integrations";
 import { InventoryView, preloadInventoryView } from "./features/inventory";
@@ -20,7 +21,7 @@ import { ThemeProvider, useTheme } from "./features/theme";
 import { UsersView } from "./features/users";
 import { rememberedSession } from "./lib/kept-session";
 import { createQueryClient } from "./lib/query-client";
-import { customerPath, firstScreen, landing, orderPath, productPath, stockTakePath, VIEW_PATHS } from "./shell/routes";
+import { customerPath, firstScreen, isPublicPath, landing, orderPath, productPath, stockTakePath, VIEW_PATHS } from "./shell/routes";
 import { TopBar } from "./shell/top-bar";
 import { allowedViews, VIEW_LABELS } from "./shell/views";
 
@@ -221,7 +222,8 @@ function LiveProducts({ children }: { children: ReactNode }) {
  */
 export function preloadFirstScreen() {
   const kept = rememberedSession();
-  if (kept && firstScreen(window.location.pathname, kept.user.role, kept.permissions) === "inventory") void preloadInventoryView();
+  const path = window.location.pathname;
+  if (kept && !isPublicPath(path) && firstScreen(path, kept.user.role, kept.permissions) === "inventory") void preloadInventoryView();
 }
 
 function Gate() {
@@ -246,14 +248,22 @@ function ThemedToasters() {
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
+  // The public buylist: its own lazy page, no session asked for (nor the sign-in screen shown).
+  const [publicPage] = useState(() => isPublicPath(window.location.pathname));
   return (
     <ThemeProvider>
       <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <AuthProvider>
-            <Gate />
-          </AuthProvider>
-        </BrowserRouter>
+        {publicPage ? (
+          <Suspense fallback={<LoadingScreen />}>
+            <BuylistPage />
+          </Suspense>
+        ) : (
+          <BrowserRouter>
+            <AuthProvider>
+              <Gate />
+            </AuthProvider>
+          </BrowserRouter>
+        )}
         <ThemedToasters />
       </QueryClientProvider>
     </ThemeProvider>

@@ -13,11 +13,12 @@ import { CATALOGUE_REVISION_HEADER } from "../../contract/rules";
 import { EARLY_PATHS, putEarlyAnswers, putEarlyCatalogue } from "../lib/early-requests";
 import { parseResponseInSlices } from "../lib/json-slices";
 import { rememberedSession } from "../lib/kept-session";
-import { firstScreen } from "../shell/routes";
+import { firstScreen, isPublicPath } from "../shell/routes";
 
 function start(): void {
   const kept = rememberedSession();
-  if (!kept || typeof fetch !== "function") return;
+  // The public buylist asks for no session (app.tsx), so nothing is sent early for it.
+  if (!kept || typeof fetch !== "function" || isPublicPath(location.pathname)) return;
   const ask = (path: string) => fetch(path, { credentials: "include", headers: { Accept: "application/json" } });
   const answers: Record<string, Promise<Response>> = {};
   const early = (path: string) => {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { type Permissions, permissionsFor, type Role } from "../../contract/permissions";
-import { customerPath, firstScreen, landing, orderPath, placeOf, productPath, stockTakePath, VIEW_PATHS } from "./routes";
+import {
+  BUYLIST_PATH,
+  customerPath,
+  firstScreen,
+  isPublicPath,
+  landing,
+  orderPath,
+  placeOf,
+  productPath,
+  stockTakePath,
+  VIEW_PATHS,
+} from "./routes";
 import { VIEWS } from "./views";
 
 const as = (role: Role): [Role, Permissions] => [role, permissionsFor(role)];
@@ -95,5 +106,16 @@ describe("the first screen (the app's preloads and the page's head decide with i
     expect(firstScreen("/streamer", ...as("manager"))).toBe("streamer");
     // A streamer never gets the catalogue, whatever the address.
     expect(firstScreen("/inventory", ...as("streamer"))).toBe("streamer");
+  });
+});
+
+describe("the public buylist", () => {
+  it("is the one address shown without a session, and no view of the signed-in app", () => {
+    expect(isPublicPath(BUYLIST_PATH)).toBe(true);
+    expect(isPublicPath("/buylist/")).toBe(true);
+    expect(isPublicPath("/buylist/3")).toBe(false);
+    expect(isPublicPath("/")).toBe(false);
+    expect(isPublicPath("/counter")).toBe(false);
+    expect(placeOf(BUYLIST_PATH)).toBeNull();
   });
 });

@@ -16,6 +16,14 @@ export const VIEW_PATHS: Record<View, string> = {
   integrations: "/integrations",
 };
 
+/**
+ * The public buylist (issue 40): a page for customers, shown without a session (app.tsx renders it
+ * in place of the sign-in screen and the signed-in app, whoever is signed in on the device).
+ */
+export const BUYLIST_PATH = "/buylist";
+/** True for the addresses shown without a session: the buylist (a trailing slash allowed). */
+export const isPublicPath = (pathname: string) => pathname.replace(/\/+$/, "") === BUYLIST_PATH;
+
 /** The Edit Product dialog of one product, over the inventory (or over the screen that opened it). */
 export const productPath = (id: number) => `/inventory/products/${id}`;
 /** One order, opened over the Orders list. */
