@@ -38,7 +38,7 @@ const products: Record<string, { id: number; name: string }> = { "2000000000017"
 /** A stand-in for the stock takes' API: counts per barcode, answers as the server does; `down` answers 503. */
 function serve() {
   const counts = new Map<string, number>();
-  const state = { down: false };
+  const state: { down: false | "busy" | "failing" } = { down: false };
   const app = routes({
     "GET /api/auth/me": () => [200, { user: { id: USER_ID, username: "sam", role: "inventory", created_at: "2026-01-01T00:00:00.000Z" } }],
     "GET /api/auth/verify-permissions": () => [200, permissionsFor("inventory")],
@@ -54,7 +54,7 @@ function serve() {
       return [200, review];
     },
     "POST /api/stock-takes/7/scans": (req) => {
-      if (state.down) return [503, { error: "Service unavailable" }];
+      if (state.down) return [state.down === "busy" ? 429 : 503, { error: "Service unavailable" }];
       const body = req.body as ScansBody;
       const scans = body.scans.map((s: ScanInput): ScanAnswer => {
         const before = counts.get(s.barcode) ?? 0;
@@ -163,9 +163,14 @@ describe("CountingScreen", () => {
 
   it("keeps a scan the server could not take on this device, shows it waiting, and sends it with the same id once it answers", async () => {
     const { seen, state, user, field } = await renderScreen();
-    state.down = true;
+    state.down = "failing";
     await user.type(field, "777{Enter}");
     await waitFor(() => expect(screen.getByTestId("waiting-scans")).toHaveTextContent("1 scan waiting to be sent."), SLOW);
+    // Too many requests: kept too.
+    state.down = "busy";
+    await user.click(screen.getByRole("button", { name: "Send now" }));
+    await waitFor(() => expect(seen.filter((r) => r.path === "/api/stock-takes/7/scans").length).toBe(2), SLOW);
+    expect(screen.getByTestId("waiting-scans")).toHaveTextContent("1 scan waiting to be sent.");
     const waiting = readQueue(USER_ID, 7);
     expect(waiting.map((s) => s.barcode)).toEqual(["777"]);
     state.down = false;

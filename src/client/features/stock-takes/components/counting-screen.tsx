@@ -69,6 +69,8 @@ function barcodeWithCount(text: string): { barcode: string; quantity: number } |
 
 const locationKey = (id: number) => `blez-stock-take-location:${id}`;
 const RETRY_MS = 3000;
+/** Answers that refuse the scans for good; any other failure keeps them waiting. */
+const NEVER_APPLIES = new Set([400, 403, 404, 409, 422]);
 /** The camera sees a code in many frames: the same one again within this long is the same scan. */
 const CAMERA_SAME_CODE_MS = 2500;
 
@@ -160,8 +162,9 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
           answers = await sendScans(id, { scans: batch, device: deviceName() });
         } catch (err) {
           const error = normaliseError(err);
-          if (error instanceof ApiError && error.isClientError) {
-            // Refused (the count has finished, a location gone): these scans can never apply.
+          if (error instanceof ApiError && error.status !== null && NEVER_APPLIES.has(error.status)) {
+            // Refused (the count has finished, a location gone): these scans can never apply. A
+            // 401 (signed out), 429 or 5xx keeps them for later.
             const sent = new Set(batch.map((s) => s.client_scan_id));
             setQueued(queueRef.current.filter((s) => !sent.has(s.client_scan_id)));
             setShown({ kind: "error", text: `${error.message}. ${batch.length} scan(s) not counted.` });
