@@ -31,8 +31,7 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** The quantity audit reason of a trade-in's lines. */
 export const tradeInReason = (number: number) => `Trade-in #${number}`;
-/** What screens show for an erased customer (the API answers an empty name): the money records stay, the person does not. */
-export const ERASED_CUSTOMER_NAME = "Erased customer";
+export { ERASED_CUSTOMER_NAME } from "./customer-rules.js";
 
 export const COUNTER_MESSAGES = {
   customerNotFound: "Customer not found",

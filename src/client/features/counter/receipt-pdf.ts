@@ -1,8 +1,7 @@
 import type { PaymentMethod, TradeIn } from "../../../contract/counter";
 import type { Order } from "../../../contract/orders";
 
-/** Where the shop's name would be configured; the app has no such setting, so its own name. */
-export const SHOP_NAME = "Blez Inventory";
+export { SHOP_NAME } from "./shop-name";
 
 export interface ReceiptInput {
   shopName: string;

@@ -1,6 +1,7 @@
 import { UserPlus, UserRound, X } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { type Customer, ERASED_CUSTOMER_NAME } from "../../../../contract/counter";
+import type { Customer } from "../../../../contract/counter";
+import { customerName } from "../../../../contract/customer-rules";
 import { Button } from "../../../components/ui/button";
 import { FieldError, TextField } from "../../../components/ui/field";
 import { Spinner } from "../../../components/ui/spinner";
@@ -8,7 +9,7 @@ import { loadErrorText, messageOr } from "../../../lib/http";
 import { useMoney } from "../../settings";
 import { useCreateCustomer, useCustomers } from "../api/counter-api";
 
-export const customerName = (c: Pick<Customer, "name" | "erased_at">) => (c.erased_at ? ERASED_CUSTOMER_NAME : c.name);
+export { customerName };
 
 /** One customer found: name, email or phone, and their store credit. */
 export function CustomerSummary({ customer }: { customer: Customer }) {

@@ -1,6 +1,7 @@
 import { Camera, CheckCircle2, FileText, Search, ShoppingCart, Trash2, X } from "lucide-react";
 import { type FormEvent, Suspense, useEffect, useId, useRef, useState } from "react";
 import type { Customer } from "../../../../contract/counter";
+import { customerName } from "../../../../contract/customer-rules";
 import { centsToAmount, parseAmount } from "../../../../contract/money";
 import { ORDER_MESSAGES } from "../../../../contract/order-rules";
 import type { CreateOrderBody, FailedLine, Order } from "../../../../contract/orders";
@@ -12,7 +13,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import { downloadBlob } from "../../../lib/download";
 import { ApiError, messageOr } from "../../../lib/http";
-import { CustomerPicker, customerName, SHOP_NAME, saleReceiptPdf } from "../../counter";
+import { CustomerPicker, SHOP_NAME, saleReceiptPdf } from "../../counter";
 import { useCatalogue, useProductStore } from "../../products";
 import { ScannerOverlay } from "../../scanner";
 import { useMoney } from "../../settings";
@@ -223,13 +224,15 @@ export function CounterSale({ onClose }: { onClose: () => void }) {
             <h3 id={`${id}-c`} className="font-semibold">
               Customer (optional; needed for store credit)
             </h3>
-            <CustomerPicker
-              customer={customer}
-              onPick={(c) => {
-                setCustomer(c);
-                if (!c && (pay === "credit" || pay === "split")) setPay("cash");
-              }}
-            />
+            <Suspense fallback={<Spinner label="Loading customers" />}>
+              <CustomerPicker
+                customer={customer}
+                onPick={(c) => {
+                  setCustomer(c);
+                  if (!c && (pay === "credit" || pay === "split")) setPay("cash");
+                }}
+              />
+            </Suspense>
           </section>
 
           <fieldset className="flex flex-col gap-2">
