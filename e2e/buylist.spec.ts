@@ -128,3 +128,53 @@ for (const theme of ["light", "dark"] as const) {
     await page.screenshot({ path: info.outputPath(`buylist-phone-${theme}.png`), fullPage: true });
   });
 }
+
+test("the Counter's Buy settings: a manager sets a card's buy limit and it is on the buylist; an inventory user sees them read-only; axe in light and dark", async ({
+  page,
+  browser,
+}) => {
+  const prefix = uniqueName("Limit card");
+  const [card] = await wantedCards(prefix, [800]);
+  if (!card) throw new Error("card not made");
+  // No limit yet: not on the buylist.
+  expect((await api.put(`/api/buy-settings/limits/${card.id}`, { data: { buy_limit: null } })).status()).toBe(200);
+  await signIn(page, await createUser(api, "manager"));
+  await letLiveToastsPassClicks(page);
+  await page.goto("/counter");
+  await page.getByRole("button", { name: "Buy settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Buy settings" });
+  await expect(dialog.getByLabel("Cash %", { exact: true })).toHaveValue(/\d+/);
+  await expectNoAxeViolations(page);
+  await dialog.getByLabel("Add a buy limit for a card").fill(card.product_name);
+  await dialog.getByRole("button", { name: card.product_name }).click();
+  await dialog.getByLabel(`Buy limit of ${card.product_name}`, { exact: true }).fill(String(ON_HAND + 2));
+  await page.getByRole("button", { name: "Save buy settings" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText("Buy settings saved")).toBeVisible();
+
+  const shop = await browser.newPage();
+  try {
+    await shop.goto("/buylist");
+    await shop.getByLabel("Search cards by name or set").fill(prefix);
+    await expect(shop.getByTestId("buylist-card")).toContainText("Up to 2 per list");
+  } finally {
+    await shop.close();
+  }
+
+  const staff = await browser.newPage();
+  try {
+    await staff.addInitScript(() => localStorage.setItem("blez-theme", "dark"));
+    await signIn(staff, await createUser(api, "inventory"));
+    await letLiveToastsPassClicks(staff);
+    await staff.goto("/counter");
+    await staff.getByRole("button", { name: "Buy settings" }).click();
+    const readOnly = staff.getByRole("dialog", { name: "Buy settings" });
+    await expect(readOnly.getByText("Only managers change these.", { exact: false })).toBeVisible();
+    await expect(readOnly.getByLabel(`Buy limit of ${card.product_name}`, { exact: true })).toHaveValue(String(ON_HAND + 2));
+    await expect(readOnly.getByLabel(`Buy limit of ${card.product_name}`, { exact: true })).toHaveAttribute("readonly", "");
+    await expect(staff.getByRole("button", { name: "Save buy settings" })).toHaveCount(0);
+    await expectNoAxeViolations(staff, { colours: true });
+  } finally {
+    await staff.close();
+  }
+});
