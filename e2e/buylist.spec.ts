@@ -156,7 +156,8 @@ test("the Counter's Buy settings: a manager sets a card's buy limit and it is on
   try {
     await shop.goto("/buylist");
     await shop.getByLabel("Search cards by name or set").fill(prefix);
-    await expect(shop.getByTestId("buylist-card")).toContainText("Up to 2 per list");
+    await expect(shop.getByTestId("buylist-card")).toHaveCount(1);
+    await expect(shop.getByTestId("buylist-card").filter({ hasText: card.product_name })).toContainText("Up to 2 per list");
   } finally {
     await shop.close();
   }
