@@ -39,9 +39,12 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 1
  * file is not of the format.
  */
 export function readFeed(format: FeedFormat, input: FeedInput, options: ReadOptions): AsyncIterable<FeedBatch> {
-  if (format === "tcgcsv") return readHere(format, input, options);
-  return readInWorker(format, input as ByteSource, options);
+  // A TCGCSV pair, or an input that is not one file (parseFeed refuses it as it always has), is read here.
+  if (format === "tcgcsv" || !isFile(input)) return readHere(format, input, options);
+  return readInWorker(format, input, options);
 }
+
+const isFile = (input: FeedInput): input is ByteSource => Symbol.asyncIterator in (input as object);
 
 async function* readHere(format: FeedFormat, input: FeedInput, options: ReadOptions): AsyncIterable<FeedBatch> {
   let seq = 0;
