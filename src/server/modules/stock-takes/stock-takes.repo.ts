@@ -499,3 +499,9 @@ export async function applyQuantityChanges(
     body: typeof r.body === "string" ? JSON.parse(r.body) : r.body,
   }));
 }
+
+/** The products the session has lines for, in id order. */
+export async function lineProductIds(db: Db, stockTakeId: number): Promise<number[]> {
+  const result = await db.execute(sql`select product_id from stock_take_lines where stock_take_id = ${stockTakeId} order by product_id`);
+  return rowsOf<{ product_id: number }>(result).map((r) => Number(r.product_id));
+}

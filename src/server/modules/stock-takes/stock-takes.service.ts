@@ -41,6 +41,7 @@ import {
   insertStockTake,
   type LineRow,
   type LocationRow,
+  lineProductIds,
   linesOf,
   listLocations,
   listStockTakes,
@@ -417,8 +418,13 @@ export async function approveStockTake(
 
   let missing: number[] = [];
   if (session.status !== "approving") {
-    await yieldToPeople(database);
-    const lines = await linesOf(ctx.db, id, chosen);
+    // In pieces, as the batches: a whole shop's lines in one statement held the embedded database for seconds.
+    const lineIds = chosen ?? (await lineProductIds(ctx.db, id));
+    const lines: LineRow[] = [];
+    for (let i = 0; i < lineIds.length; i += CHECK_PIECE) {
+      await yieldToPeople(database);
+      lines.push(...(await linesOf(ctx.db, id, lineIds.slice(i, i + CHECK_PIECE))));
+    }
     await yieldToPeople(database);
     const missingLines = await missingOf(ctx.db, id, session.locationIds, chosen);
     const refused = [...lines, ...missingLines].filter(cannotTake).map((l) => l.productId);
@@ -470,6 +476,8 @@ export async function approveStockTake(
  * product is in the batch, and batches of 250 took a second on a loaded machine.
  */
 const BATCH_TARGET_MS = 50;
+/** Lines read per statement by the check before an approval. */
+const CHECK_PIECE = 500;
 function nextBatchSize(size: number, tookMs: number): number {
   const aimed = Math.round((size * BATCH_TARGET_MS) / Math.max(tookMs, 1));
   return Math.min(APPROVAL_BATCH_SIZE, Math.max(10, Math.min(aimed, size * 2)));
