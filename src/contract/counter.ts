@@ -2,6 +2,8 @@
 // Money is whole cents of the shop's currency; percents are whole numbers (60 = 60 %).
 import { z } from "zod";
 import { ID_MAX } from "./common.js";
+import { FINISHES } from "./market.js";
+import { barcodeSchema, vendorSchema } from "./products.js";
 import { CONDITIONS, MONEY_MAX_CENTS, NAME_MAX, QUANTITY_MAX_EXCLUSIVE, SET_NAME_MAX } from "./rules.js";
 
 export const CUSTOMER_NAME_MAX = 200;
@@ -365,3 +367,42 @@ export function offerFor(product: OfferProduct, market: number | null, settings:
   }
   return { cash: pct(market, cashPct), credit: pct(market, creditPct), wanted, darklisted: false, note };
 }
+
+// Cards not yet in the catalogue, from the price feeds' printings ------------------------------
+
+export const COUNTER_FEED_CARDS_SHOWN = 50;
+export const counterFeedCardsQuerySchema = z.object({
+  q: z.string().trim().min(2, "Type at least 2 letters of the card's name").max(100),
+});
+/**
+ * A printing in a feed's latest finished run (Near Mint's or the condition-less row), with what
+ * names it in that run (`run_id`, `seq`): sent back as it is to add it to the catalogue.
+ */
+export const counterFeedCardSchema = z.object({
+  feed_id: z.number().int(),
+  feed_name: z.string(),
+  run_id: z.number().int(),
+  seq: z.number().int(),
+  name: z.string().nullable(),
+  set_code: z.string().nullable(),
+  set_name: z.string().nullable(),
+  number: z.string().nullable(),
+  finish: z.enum(FINISHES),
+  tcgplayer_product_id: z.number().int().nullable(),
+  scryfall_id: z.string().nullable(),
+  pokemontcg_id: z.string().nullable(),
+  /** The feed's market price, cents (null when it has none). */
+  market: z.number().int().nullable(),
+});
+export type CounterFeedCard = z.infer<typeof counterFeedCardSchema>;
+
+export const productFromFeedBodySchema = z.object({
+  feed_id: z.number().int().positive().max(ID_MAX),
+  run_id: z.number().int().positive().max(ID_MAX),
+  seq: z.number().int().min(0).max(ID_MAX),
+  /** The card's barcode; left out, a shop code (SC-000123) is made for it, to relabel later if the shop wants. */
+  barcode: barcodeSchema.optional(),
+  /** The product's vendor; left out: Pokémon for a pokemontcg.io card, Magic: The Gathering for a Scryfall one, else the feed's name. */
+  vendor: vendorSchema.optional(),
+});
+export type ProductFromFeedBody = z.input<typeof productFromFeedBodySchema>;

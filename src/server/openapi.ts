@@ -154,6 +154,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "PUT /api/trade-ins/{id}": "updateTradeIn",
   "POST /api/trade-ins/{id}/accept": "acceptTradeIn",
   "POST /api/trade-ins/{id}/void": "voidTradeIn",
+  "GET /api/counter/feed-cards": "searchCounterFeedCards",
+  "POST /api/counter/products-from-feed": "createProductFromFeed",
   "GET /api/buy-settings": "getBuySettings",
   "PUT /api/buy-settings": "updateBuySettings",
   "PUT /api/buy-settings/limits/{id}": "setProductBuyLimit",

@@ -32,6 +32,7 @@ import {
   listCustomers,
   updateCustomer,
 } from "./customers.service.js";
+import { counterFeedCardRoutes } from "./feed-cards.routes.js";
 import {
   acceptTradeIn,
   createTradeIn,
@@ -347,4 +348,6 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
 
   // The public buylist and its submissions (no sign-in).
   await buylistRoutes(app);
+  // A card not yet in the catalogue, from a price feed's printing.
+  await counterFeedCardRoutes(app);
 }

@@ -7,7 +7,7 @@ import { SHOW_MESSAGES } from "../../../contract/show-rules.js";
 import { AppError, badRequest, conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
-import { withTransaction } from "../../db/tx.js";
+import { type AfterCommit, withTransaction } from "../../db/tx.js";
 import { insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
 import type { CatalogueCache, CatalogueSnapshot, CatalogueSource } from "./catalogue-cache.js";
 import { CatalogueMirror } from "./catalogue-mirror.js";
@@ -137,33 +137,38 @@ export async function getProductJsonByBarcode(ctx: ServiceContext, barcode: stri
 
 export async function createProduct(ctx: ServiceContext, input: CreateProductInput): Promise<Product> {
   requirePermission(ctx, "canManageProducts");
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
-    if (await barcodeTaken(tx, input.barcode)) throw conflict(MESSAGES.barcodeExists);
-    const row = await insertProduct(tx, {
-      barcode: input.barcode,
-      productName: input.product_name,
-      vendor: input.vendor,
-      releaseYear: input.release_year,
-      quantityOnHand: input.quantity_on_hand,
-      price: input.price,
-      cost: input.cost,
-      condition: input.condition,
-      grader: input.grader,
-      grade: input.grade,
-      setName: input.set_name,
-      cardNumber: input.card_number,
-      location: input.location,
-      reorderPoint: input.reorder_point,
-    });
-    const values = createdValues(row);
-    await insertProductAudit(tx, [
-      productAuditRow(ctx, row, "CREATE", { fields: Object.keys(values), oldValues: null, newValues: values }),
-    ]);
-    if (row.quantityOnHand > 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, 0, "create", "Product created")]);
-    const product = toProduct(row);
-    afterCommit(() => stockChanged(ctx, { type: "product_created", products: [{ product }] }));
-    return product;
+  return withTransaction(ctx.db, (tx, afterCommit) => createProductIn(ctx, tx, afterCommit, input));
+}
+
+/**
+ * The one way a product is created (409 when its barcode, or another form of its GTIN, exists),
+ * inside the caller's transaction: the counter creates a card from a feed's printing with its
+ * market ids and price in the same one. The caller checks the permission.
+ */
+export async function createProductIn(ctx: ServiceContext, tx: Db, afterCommit: AfterCommit, input: CreateProductInput): Promise<Product> {
+  if (await barcodeTaken(tx, input.barcode)) throw conflict(MESSAGES.barcodeExists);
+  const row = await insertProduct(tx, {
+    barcode: input.barcode,
+    productName: input.product_name,
+    vendor: input.vendor,
+    releaseYear: input.release_year,
+    quantityOnHand: input.quantity_on_hand,
+    price: input.price,
+    cost: input.cost,
+    condition: input.condition,
+    grader: input.grader,
+    grade: input.grade,
+    setName: input.set_name,
+    cardNumber: input.card_number,
+    location: input.location,
+    reorderPoint: input.reorder_point,
   });
+  const values = createdValues(row);
+  await insertProductAudit(tx, [productAuditRow(ctx, row, "CREATE", { fields: Object.keys(values), oldValues: null, newValues: values })]);
+  if (row.quantityOnHand > 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, 0, "create", "Product created")]);
+  const product = toProduct(row);
+  afterCommit(() => stockChanged(ctx, { type: "product_created", products: [{ product }] }));
+  return product;
 }
 
 /** A shop code (SC-000123) no product has: the next number of a sequence, skipping codes typed in by hand. */
