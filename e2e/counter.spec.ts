@@ -16,8 +16,14 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
-/** Cards with a market price today: each found by its Scryfall id in a CSV feed run through the API. */
-async function pricedCards(prices: number[], barcodes: string[] = []): Promise<Product[]> {
+/** A printing the feed prices that no product has: what a card not yet in the catalogue is added from. */
+type FeedOnly = { name: string; set: string; number: string; price: number };
+
+/**
+ * Cards with a market price today: each found by its Scryfall id in a CSV feed run through the
+ * API; `feedOnly` printings are in the feed too (with their name, set and number), matching no product.
+ */
+async function pricedCards(prices: number[], barcodes: string[] = [], feedOnly: FeedOnly[] = []): Promise<Product[]> {
   const cards: Product[] = [];
   const rows: string[] = [];
   for (const [i, price] of prices.entries()) {
@@ -28,14 +34,16 @@ async function pricedCards(prices: number[], barcodes: string[] = []): Promise<P
     });
     const scryfallId = randomUUID();
     expect((await api.put(`/api/products/${product.id}/market`, { data: { scryfall_id: scryfallId } })).status()).toBe(200);
-    rows.push(`${scryfallId},${(price / 100).toFixed(2)}`);
+    rows.push(feedOnly.length ? `${scryfallId},,,,${(price / 100).toFixed(2)}` : `${scryfallId},${(price / 100).toFixed(2)}`);
     cards.push(product);
   }
+  for (const card of feedOnly) rows.push(`${randomUUID()},${card.name},${card.set},${card.number},${(card.price / 100).toFixed(2)}`);
+  const header = feedOnly.length ? "scryfall_id,name,set,number,price" : "scryfall_id,price";
   const feed = await api.post("/api/prices/feeds", { data: { name: uniqueName("Counter feed"), format: "csv" } });
   expect(feed.status()).toBe(201);
   const { id } = (await feed.json()) as { id: number };
   const run = await api.post(`/api/prices/feeds/${id}/run`, {
-    multipart: { file: { name: "prices.csv", mimeType: "text/csv", buffer: Buffer.from(`scryfall_id,price\n${rows.join("\n")}\n`) } },
+    multipart: { file: { name: "prices.csv", mimeType: "text/csv", buffer: Buffer.from(`${header}\n${rows.join("\n")}\n`) } },
   });
   expect(run.status()).toBe(200);
   expect(await run.json()).toMatchObject({ status: "done", matched: prices.length });
@@ -49,10 +57,11 @@ async function stockOf(barcode: string): Promise<number> {
 
 const views = (page: Page) => page.getByRole("navigation", { name: "Views" });
 
-test("at the counter: a new customer, three cards scanned (two by a USB scanner, one by the camera), credit, accept, the receipt, credit spent on an order, the balance", async () => {
+test("at the counter: a new customer, three cards (one by a USB scanner, one new from the price feed, one by the camera), credit, accept, the receipt, credit spent on an order, the balance", async () => {
   const cameraCode = uniqueEan13();
-  const [first, second, third] = await pricedCards([1000, 400, 200], ["", "", cameraCode]);
-  if (!first || !second || !third) throw new Error("cards not made");
+  const fresh: FeedOnly = { name: uniqueName("Feed only card"), set: "Counter Test Set", number: "7", price: 400 };
+  const [first, third] = await pricedCards([1000, 200], ["", cameraCode], [fresh]);
+  if (!first || !third) throw new Error("cards not made");
   const user = await createUser(api, "inventory");
   const browser = await launchWithCamera(await barcodeVideo(cameraCode));
   try {
@@ -83,10 +92,25 @@ test("at the counter: a new customer, three cards scanned (two by a USB scanner,
     await expect(announced).toHaveText(`Added ${first.product_name}, 1 at $5.00 cash or $6.50 credit each`);
     await expect(field).toBeFocused();
     await expect(field).toHaveValue("");
-    await field.pressSequentially(second.barcode, { delay: 5 });
+
+    // The second is not in the catalogue yet: found by name in the price feed, added to the catalogue and traded in, by keyboard.
+    await field.fill(fresh.name);
     await field.press("Enter");
-    await expect(announced).toHaveText(`Added ${second.product_name}, 1 at $2.00 cash or $2.60 credit each`);
+    await expect(page.getByText(`No card in the catalogue matches "${fresh.name}".`)).toBeVisible();
+    await page.getByRole("button", { name: "Search the price feed" }).click();
+    const printings = page.getByRole("list", { name: `Price feed printings matching ${fresh.name}` });
+    await expect(printings.getByRole("listitem")).toHaveCount(1);
+    await expect(printings).toContainText("Counter Test Set #7 · Normal · Market $4.00");
+    await expectNoAxeViolations(page);
+    const created = page.waitForResponse((r) => r.url().endsWith("/api/counter/products-from-feed") && r.request().method() === "POST");
+    await page.keyboard.press("Tab");
+    await expect(printings.getByRole("button", { name: /^Add to catalogue and trade in/ })).toBeFocused();
+    await page.keyboard.press("Enter");
+    const second = (await (await created).json()) as Product;
+    expect(second).toMatchObject({ product_name: fresh.name, set_name: "Counter Test Set", card_number: "7", quantity_on_hand: 0 });
+    await expect(announced).toHaveText(`Added ${fresh.name}, 1 at $2.00 cash or $2.60 credit each`);
     await expect(field).toBeFocused();
+    await expect(printings).toHaveCount(0);
 
     // The third by the camera; focus comes back to the scan field.
     await page.getByRole("button", { name: "Scan with camera" }).click();
@@ -109,7 +133,8 @@ test("at the counter: a new customer, three cards scanned (two by a USB scanner,
     const done = page.getByTestId("accepted-trade-in");
     await expect(done).toContainText(/Trade-in #\d+ accepted/);
     await expect(done).toContainText(`Paid $0.00 in cash and $10.40 in store credit to ${name}`);
-    for (const card of [first, second, third]) await expect.poll(() => stockOf(card.barcode)).toBe(2);
+    for (const card of [first, third]) await expect.poll(() => stockOf(card.barcode)).toBe(2);
+    await expect.poll(() => stockOf(second.barcode)).toBe(1);
 
     // The receipt: a PDF download.
     const download = page.waitForEvent("download");

@@ -3,11 +3,13 @@ import type {
   BuyLimit,
   BuySettingsAnswer,
   BuySettingsBody,
+  CounterFeedCard,
   CreditAdjustmentBody,
   Customer,
   CustomerBody,
   CustomerDetail,
   CustomerExport,
+  ProductFromFeedBody,
   TradeIn,
   TradeInBody,
 } from "../../../../contract/counter";
@@ -119,4 +121,19 @@ export function saveBuySettings(body: BuySettingsBody): Promise<BuySettingsAnswe
 /** PUT /api/buy-settings/limits/{id} (managers): how many of a product the shop wants on hand; null removes the limit. */
 export function saveBuyLimit(productId: number, buyLimit: number | null): Promise<BuyLimit> {
   return apiFetch<BuyLimit>(`/api/buy-settings/limits/${productId}`, { method: "PUT", body: { buy_limit: buyLimit } });
+}
+
+/** GET /api/counter/feed-cards?q=: printings of the price feeds' latest runs by name (a card the catalogue does not have). */
+export function useCounterFeedCards(q: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["counter", "feed-cards", q] as const,
+    queryFn: ({ signal }) => apiFetch<CounterFeedCard[]>(`/api/counter/feed-cards?q=${encodeURIComponent(q)}`, { signal }),
+    enabled,
+    retry: false,
+  });
+}
+
+/** POST /api/counter/products-from-feed: the printing added to the catalogue, with its market ids and the feed's price. */
+export function productFromFeed(body: ProductFromFeedBody): Promise<Product> {
+  return apiFetch<Product>("/api/counter/products-from-feed", { method: "POST", body });
 }

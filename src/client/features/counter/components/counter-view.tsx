@@ -22,6 +22,7 @@ import { acceptTradeIn, productByBarcode, saveTradeIn, useDrafts, voidTradeIn } 
 import { receiptPdf, SHOP_NAME } from "../receipt-pdf";
 import { BuySettingsDialog } from "./buy-settings";
 import { CustomerPicker, customerName } from "./customer-picker";
+import { FeedSearch } from "./feed-search";
 
 export const CONDITION_SHORT: Record<Condition, string> = {
   "Near Mint": "NM",
@@ -505,6 +506,18 @@ function ScanBar({
                 ? `No card in the catalogue matches "${results.q}".`
                 : "No barcode matches, and the catalogue is still loading: try the name again in a moment."}
             </p>
+          ) : null}
+          {results.products.length === 0 ? (
+            <FeedSearch
+              key={results.q}
+              q={results.q}
+              onAdded={(p) => {
+                onProduct(p);
+                setResults(null);
+                setText("");
+                inputRef.current?.focus();
+              }}
+            />
           ) : (
             <ul aria-label={`Cards matching ${results.q}`} className="flex flex-col gap-1">
               {results.products.map((p) => (
