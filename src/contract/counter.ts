@@ -21,7 +21,7 @@ export const CUSTOMERS_LIMIT_MAX = 200;
 
 export const CREDIT_KINDS = ["trade_in", "order", "adjustment", "expiry"] as const;
 export type CreditKind = (typeof CREDIT_KINDS)[number];
-export const TRADE_IN_STATUSES = ["draft", "accepted", "void"] as const;
+export const TRADE_IN_STATUSES = ["draft", "accepted", "void", "reversed"] as const;
 export type TradeInStatus = (typeof TRADE_IN_STATUSES)[number];
 /** Where a trade-in came from: made at the counter, or a customer's submission of the public buylist. */
 export const TRADE_IN_SOURCES = ["counter", "online"] as const;
@@ -33,6 +33,8 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** The quantity audit reason of a trade-in's lines. */
 export const tradeInReason = (number: number) => `Trade-in #${number}`;
+/** The quantity audit reason of a reversed trade-in's lines taken back out. */
+export const tradeInReversedReason = (number: number) => `Trade-in #${number} reversed`;
 export { ERASED_CUSTOMER_NAME } from "./customer-rules.js";
 
 export const COUNTER_MESSAGES = {
@@ -45,7 +47,12 @@ export const COUNTER_MESSAGES = {
   creditShort: (balance: number, wanted: number) =>
     `Not enough store credit: the balance is ${balance} cents, ${wanted} cents were asked for`,
   tradeInNotFound: "Trade-in not found",
-  notDraft: (status: TradeInStatus) => `This trade-in is ${status === "accepted" ? "accepted" : "void"} already: only a draft changes`,
+  notAccepted: (status: TradeInStatus) =>
+    `This trade-in is ${status === "reversed" ? "reversed already" : status === "void" ? "void" : "a draft"}: only an accepted one is reversed`,
+  lineNotReversible: (line: number) => `Line ${line + 1}: its product is disabled or no longer holds the units: nothing was reversed`,
+  reversalUncovered: (balance: number) =>
+    `The customer's store credit (${balance} cents) no longer covers this trade-in's credit: nothing was reversed`,
+  notDraft: (status: TradeInStatus) => `This trade-in is ${status === "draft" ? "void" : status} already: only a draft changes`,
   noLines: "A trade-in needs at least one line that is not struck",
   creditNeedsCustomer: "Store credit needs a customer: pick or create one",
   splitSum: "Cash and credit of a split must add up to the offer",
@@ -252,9 +259,22 @@ export const tradeInSchema = z.object({
   accepted_at: z.string().nullable(),
   voided_by: z.string().nullable(),
   voided_at: z.string().nullable(),
+  /** A manager's reversal of an accepted trade-in: who, when and why. */
+  reversed_by: z.string().nullable(),
+  reversed_at: z.string().nullable(),
+  reversal_reason: z.string().nullable(),
 });
 export type TradeIn = z.infer<typeof tradeInSchema>;
 export const tradeInAnswerSchema = z.object({ trade_in: tradeInSchema });
+export const TRADE_IN_REVERSAL_REASON_MAX = 500;
+export const tradeInReverseBodySchema = z.object({
+  reason: z
+    .string({ error: "A reason is required" })
+    .trim()
+    .min(1, "A reason is required")
+    .max(TRADE_IN_REVERSAL_REASON_MAX, `A reason is at most ${TRADE_IN_REVERSAL_REASON_MAX} characters`),
+});
+export type TradeInReverseBody = z.input<typeof tradeInReverseBodySchema>;
 
 export const tradeInLineInputSchema = z.object({
   product_id: id,

@@ -154,6 +154,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "PUT /api/trade-ins/{id}": "updateTradeIn",
   "POST /api/trade-ins/{id}/accept": "acceptTradeIn",
   "POST /api/trade-ins/{id}/void": "voidTradeIn",
+  "POST /api/trade-ins/{id}/reverse": "reverseTradeIn",
   "GET /api/counter/feed-cards": "searchCounterFeedCards",
   "POST /api/counter/products-from-feed": "createProductFromFeed",
   "GET /api/buy-settings": "getBuySettings",

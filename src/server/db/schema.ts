@@ -810,7 +810,7 @@ export const tradeIns = pgTable(
     /** The number on the receipt and in the quantity audit (`Trade-in #N`). */
     number: integer("number").notNull().default(sql`nextval('trade_in_number_seq')`),
     customerId: integer("customer_id").references(() => customers.id, { onDelete: "restrict" }),
-    status: text("status", { enum: ["draft", "accepted", "void"] })
+    status: text("status", { enum: ["draft", "accepted", "void", "reversed"] })
       .notNull()
       .default("draft"),
     payout: text("payout", { enum: ["cash", "credit", "split"] })
@@ -831,12 +831,16 @@ export const tradeIns = pgTable(
     acceptedAt: ts("accepted_at"),
     voidedBy: text("voided_by"),
     voidedAt: ts("voided_at"),
+    /** An accepted trade-in reversed by a manager (its stock taken back out, its credit taken back), and why. */
+    reversedBy: text("reversed_by"),
+    reversedAt: ts("reversed_at"),
+    reversalReason: text("reversal_reason"),
   },
   (t) => [
     uniqueIndex("trade_ins_number_idx").on(t.number),
     index("trade_ins_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("trade_ins_customer_idx").on(t.customerId),
-    check("trade_ins_status_check", sql`${t.status} in ('draft', 'accepted', 'void')`),
+    check("trade_ins_status_check", sql`${t.status} in ('draft', 'accepted', 'void', 'reversed')`),
     check("trade_ins_payout_check", sql`${t.payout} in ('cash', 'credit', 'split')`),
     check("trade_ins_source_check", sql`${t.source} in ('counter', 'online')`),
     check("trade_ins_money_check", sql`${t.cashCents} >= 0 and ${t.creditCents} >= 0`),

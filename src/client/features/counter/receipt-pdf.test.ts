@@ -35,6 +35,9 @@ const tradeIn: TradeIn = {
   accepted_at: "2026-03-14T10:05:00.000Z",
   voided_by: null,
   voided_at: null,
+  reversed_by: null,
+  reversed_at: null,
+  reversal_reason: null,
 };
 const input = {
   shopName: "Blez Inventory",

@@ -307,12 +307,22 @@ export async function replaceTradeInLines(tx: Db, tradeInId: number, lines: Trad
  * Moves a draft on (accepted or void) in one conditional update: of two staff accepting the same
  * draft at once, the second waits on the row and then finds it no longer a draft (undefined).
  */
-export async function closeDraft(tx: Db, id: number, status: Exclude<TradeInStatus, "draft">, by: string): Promise<TradeInRow | undefined> {
+export async function closeDraft(tx: Db, id: number, status: "accepted" | "void", by: string): Promise<TradeInRow | undefined> {
   const set = status === "accepted" ? { acceptedBy: by, acceptedAt: sql`now()` } : { voidedBy: by, voidedAt: sql`now()` };
   const [row] = await tx
     .update(tradeIns)
     .set({ status, ...set, updatedAt: sql`now()` })
     .where(and(eq(tradeIns.id, id), eq(tradeIns.status, "draft")))
+    .returning();
+  return row;
+}
+
+/** An accepted trade-in marked reversed (undefined when it is no longer accepted): who, when and why. */
+export async function markReversed(tx: Db, id: number, by: string, reason: string): Promise<TradeInRow | undefined> {
+  const [row] = await tx
+    .update(tradeIns)
+    .set({ status: "reversed", reversedBy: by, reversedAt: sql`now()`, reversalReason: reason, updatedAt: sql`now()` })
+    .where(and(eq(tradeIns.id, id), eq(tradeIns.status, "accepted")))
     .returning();
   return row;
 }

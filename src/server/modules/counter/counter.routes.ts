@@ -15,6 +15,7 @@ import {
   customersQuerySchema,
   tradeInAnswerSchema,
   tradeInBodySchema,
+  tradeInReverseBodySchema,
   tradeInSchema,
   tradeInsQuerySchema,
 } from "../../../contract/counter.js";
@@ -41,6 +42,7 @@ import {
   listTradeIns,
   putBuyLimit,
   putBuySettings,
+  reverseTradeIn,
   updateTradeIn,
   voidTradeIn,
 } from "./trade-ins.service.js";
@@ -296,6 +298,28 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => ({ trade_in: await voidTradeIn(serviceContext(app, request), request.params.id) }),
+  );
+
+  app.post(
+    "/trade-ins/:id/reverse",
+    {
+      config: managers,
+      schema: {
+        tags: tradeIns,
+        security,
+        summary: "Reverse an accepted trade-in by new entries: its stock back out, its credit taken back, in one transaction",
+        description:
+          "Every line not struck is taken back out of stock (quantity audit `Trade-in #N reversed`), the credit part is taken " +
+          "back by a negative entry in the customer's ledger with the reason, and the trade-in is marked reversed with who, " +
+          "when and why; nothing is edited or deleted. 409 with nothing applied when the balance no longer covers the credit, " +
+          "a product is disabled or no longer holds the units, or the trade-in is not accepted (a second reversal). " +
+          WHO_MANAGERS,
+        params: idParamsSchema,
+        body: tradeInReverseBodySchema,
+        response: { 200: tradeInAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => ({ trade_in: await reverseTradeIn(serviceContext(app, request), request.params.id, request.body.reason) }),
   );
 
   app.get(

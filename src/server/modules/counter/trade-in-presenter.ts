@@ -49,5 +49,8 @@ export function toTradeIn(row: TradeInRow, lines: TradeInLineRow[]): TradeIn {
     accepted_at: row.acceptedAt ? row.acceptedAt.toISOString() : null,
     voided_by: row.voidedBy,
     voided_at: row.voidedAt ? row.voidedAt.toISOString() : null,
+    reversed_by: row.reversedBy,
+    reversed_at: row.reversedAt ? row.reversedAt.toISOString() : null,
+    reversal_reason: row.reversalReason,
   };
 }

@@ -11,6 +11,7 @@ import {
   type TradeIn,
   type TradeInStatus,
   tradeInReason,
+  tradeInReversedReason,
 } from "../../../contract/counter.js";
 import type { Product } from "../../../contract/products.js";
 import type { Condition } from "../../../contract/rules.js";
@@ -27,6 +28,7 @@ import {
   allBuyLimits,
   buyLimitOf,
   closeDraft,
+  creditBalance,
   findCustomer,
   findTradeIn,
   insertCreditEntry,
@@ -34,6 +36,7 @@ import {
   listTradeInRows,
   lockProductsForTradeIn,
   lockTradeIn,
+  markReversed,
   offerRows,
   productExists,
   readBuySettings,
@@ -359,6 +362,66 @@ export async function acceptTradeIn(ctx: ServiceContext, id: number): Promise<Tr
       });
       if (!entry) throw new Error("trade-in credit entry refused");
     }
+    afterCommit(() => stockChanged(ctx, { type: "quantity_changed", products: changed }));
+    return present(tx, row);
+  });
+}
+
+/**
+ * An accepted trade-in reversed by a manager, only by new entries, in one transaction: the
+ * trade-in's row locked (a second reversal waits, then answers 409), its products locked in id
+ * order, every line not struck taken back out of stock through apply_quantity_change() (quantity
+ * audit `Trade-in #N reversed`; a product disabled or without the units refuses it all: 409), the
+ * credit part taken back by a negative ledger entry (409 with nothing applied when the balance no
+ * longer covers it), and the trade-in marked reversed with who, when and why. Costs stay as
+ * averaged: the units left were bought at them.
+ */
+export async function reverseTradeIn(ctx: ServiceContext, id: number, why: string): Promise<TradeIn> {
+  requirePermission(ctx, ...MANAGERS);
+  return withTransaction(ctx.db, async (tx, afterCommit) => {
+    const head = id > ID_MAX ? undefined : await lockTradeIn(tx, id);
+    if (!head) throw notFound(COUNTER_MESSAGES.tradeInNotFound);
+    if (head.status !== "accepted") throw conflict(COUNTER_MESSAGES.notAccepted(head.status));
+    const lines = ((await tradeInLinesOf(tx, [id])).get(id) ?? []).filter((l) => !l.struck);
+    await lockProductsForTradeIn(
+      tx,
+      [...new Set(lines.map((l) => l.productId))].sort((a, b) => a - b),
+    );
+
+    const reason = tradeInReversedReason(head.number);
+    const changed: CommittedProduct[] = [];
+    for (const line of lines) {
+      const answer = await applyQuantityChange(tx, {
+        productId: line.productId,
+        delta: -line.quantity,
+        reason,
+        userId: ctx.actor.id,
+        userName: ctx.actor.username,
+        ip: ctx.ip,
+      });
+      if (!("id" in answer.body)) throw conflict(COUNTER_MESSAGES.lineNotReversible(line.line));
+      const product = answer.body;
+      changed.push({
+        product,
+        before: { quantity: product.quantity_on_hand + line.quantity, reorderPoint: product.reorder_point ?? null },
+        extra: { quantity_change: -line.quantity },
+      });
+    }
+    const credit = Number(head.creditCents);
+    if (credit > 0 && head.customerId !== null) {
+      const entry = await insertCreditEntry(tx, {
+        customerId: head.customerId,
+        amount: -credit,
+        kind: "trade_in",
+        reason: `${reason}: ${why}`,
+        tradeInId: id,
+        createdById: ctx.actor.id,
+        createdBy: ctx.actor.username,
+      });
+      if (!entry) throw conflict(COUNTER_MESSAGES.reversalUncovered(await creditBalance(tx, head.customerId)));
+    }
+    const row = await markReversed(tx, id, ctx.actor.username, why);
+    if (!row) throw conflict(COUNTER_MESSAGES.notAccepted("reversed"));
     afterCommit(() => stockChanged(ctx, { type: "quantity_changed", products: changed }));
     return present(tx, row);
   });

@@ -68,6 +68,9 @@ function draftOf(id: number, body: TradeInBody, status: TradeIn["status"] = "dra
     accepted_at: null,
     voided_by: null,
     voided_at: null,
+    reversed_by: null,
+    reversed_at: null,
+    reversal_reason: null,
   };
 }
 
