@@ -210,6 +210,43 @@ test("customers: a manager adjusts credit with a reason, exports the data and er
   await expect(page.getByTestId("credit-balance")).toHaveText("$12.50");
 });
 
+test("a manager reverses an accepted trade-in from the customer's page, with a reason: its stock and credit are taken back", async ({
+  page,
+}) => {
+  const [card] = await pricedCards([1000]);
+  if (!card) throw new Error("card not made");
+  const created = await api.post("/api/customers", { data: { name: uniqueName("Alan Turing") } });
+  const { customer } = (await created.json()) as { customer: Customer };
+  const made = await api.post("/api/trade-ins", {
+    data: { customer_id: customer.id, payout: "credit", lines: [{ product_id: card.id, condition: "Near Mint", quantity: 2 }] },
+  });
+  expect(made.status()).toBe(201);
+  const { trade_in: tradeIn } = (await made.json()) as { trade_in: { id: number; number: number } };
+  expect((await api.post(`/api/trade-ins/${tradeIn.id}/accept`)).status()).toBe(200);
+  expect(await stockOf(card.barcode)).toBe(3);
+
+  await signIn(page, await createUser(api, "manager"));
+  await letLiveToastsPassClicks(page);
+  await page.goto(`/customers/${customer.id}`);
+  await expect(page.getByTestId("credit-balance")).toHaveText("$13.00");
+  await page.getByRole("button", { name: `Reverse trade-in #${tradeIn.number}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Reverse trade-in #${tradeIn.number}?` });
+  await expect(dialog).toContainText("$13.00 of store credit is taken back");
+  await dialog.getByRole("button", { name: "Reverse trade-in" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("A reason is required");
+  await dialog.getByLabel("Reason for reversing").fill("Counterfeit cards");
+  await expectNoAxeViolations(page);
+  await page.keyboard.press("Enter");
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId("credit-balance")).toHaveText("$0.00");
+  await expect(page.getByTestId("credit-entry")).toHaveCount(2);
+  const trades = page.getByRole("list", { name: "Trade-ins" });
+  await expect(trades).toContainText("reversed");
+  await expect(trades).toContainText("Reversed: Counterfeit cards");
+  await expect(trades.getByRole("button", { name: `Reverse trade-in #${tradeIn.number}` })).toHaveCount(0);
+  expect(await stockOf(card.barcode)).toBe(1);
+});
+
 test("a streamer who opens the counter lands on the streamer view, told so", async ({ page }) => {
   await signIn(page, await createUser(api, "streamer"));
   await page.goto("/counter");

@@ -137,3 +137,13 @@ export function useCounterFeedCards(q: string, enabled: boolean) {
 export function productFromFeed(body: ProductFromFeedBody): Promise<Product> {
   return apiFetch<Product>("/api/counter/products-from-feed", { method: "POST", body });
 }
+
+/** POST /api/trade-ins/{id}/reverse (managers): an accepted trade-in reversed by new entries, with a reason. */
+export function useReverseTradeIn(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (reason: string) =>
+      (await apiFetch<{ trade_in: TradeIn }>(`/api/trade-ins/${id}/reverse`, { method: "POST", body: { reason } })).trade_in,
+    onSettled: () => client.invalidateQueries({ queryKey: counterKeys.all }),
+  });
+}

@@ -16,6 +16,7 @@ import { notify } from "../../notifications";
 import { useMoney } from "../../settings";
 import { exportCustomer, useAdjustCredit, useCustomer, useEraseCustomer } from "../api/counter-api";
 import { CustomerSearch, customerName, NewCustomerForm } from "./customer-picker";
+import { ReverseTradeIn } from "./reverse-trade-in";
 
 export interface CustomersViewProps {
   /** The customer whose page is shown (its address, `/customers/{id}`); none: the list. */
@@ -192,6 +193,10 @@ function CustomerPage({ id, onBack }: { id: number; onBack: () => void }) {
                       <span>
                         {money(t.cash_cents)} cash{t.credit_cents > 0 ? `, ${money(t.credit_cents)} credit` : ""}
                       </span>
+                      {t.status === "reversed" && t.reversal_reason ? (
+                        <span className="w-full text-gray-700 dark:text-gray-300">Reversed: {t.reversal_reason}</span>
+                      ) : null}
+                      {manager && t.status === "accepted" ? <ReverseTradeIn tradeIn={t} /> : null}
                     </li>
                   ))}
                 </ul>
