@@ -23,6 +23,23 @@ const opal = fakeProduct(2, 2, { barcode: "2000000000028", product_name: "Opal K
 const gone = fakeProduct(3, 3, { barcode: "2000000000035", product_name: "Retired Card", is_active: false });
 const blue = fakeProduct(4, 4, { barcode: "2000000000042", product_name: "Blue Wisp" });
 const catalogue = [ruby, opal, gone, blue];
+/** A card not in the catalogue: the server makes it from a price feed's printing. */
+const phoenix = fakeProduct(5, 5, { barcode: "SC-000005", product_name: "Ember Phoenix" });
+const PHOENIX_PRINTING = {
+  feed_id: 1,
+  feed_name: "TCGplayer",
+  run_id: 7,
+  seq: 3,
+  name: "Ember Phoenix",
+  set_code: "EMB",
+  set_name: "Embers",
+  number: "12",
+  finish: "foil",
+  tcgplayer_product_id: 555,
+  scryfall_id: null,
+  pokemontcg_id: null,
+  market: 800,
+};
 /** Market and the shop's wanted count per product: Opal Knight is wanted once only. */
 const MARKET: Record<number, number> = { 1: 1000, 2: 400, 4: 200 };
 const WANTED: Record<number, number> = { 2: 1 };
@@ -30,7 +47,7 @@ const WANTED: Record<number, number> = { 2: 1 };
 /** The server's draft: each line offered at 50 % cash, 65 % credit of its market, capped at what the shop wants. */
 function draftOf(id: number, body: TradeInBody, status: TradeIn["status"] = "draft"): TradeIn {
   const lines: TradeInLine[] = (body.lines ?? []).map((l, i) => {
-    const product = catalogue.find((p) => p.id === l.product_id) as Product;
+    const product = [...catalogue, phoenix].find((p) => p.id === l.product_id) as Product;
     const market = MARKET[l.product_id] ?? 0;
     const wanted = WANTED[l.product_id];
     const capped = wanted !== undefined && l.quantity > wanted;
@@ -227,6 +244,42 @@ describe("the Counter", () => {
     await user.click(within(drafts).getByRole("button", { name: `Resume trade-in #${online.number}` }));
     expect(await screen.findByTestId("online-note", undefined, SLOW)).toHaveTextContent("From Sam Seller <sam@example.com>: binder");
     expect(screen.getByTestId("trade-in-line")).toHaveTextContent("Ruby Dragon");
+  });
+
+  it("offers the price feed when the catalogue has no card by that name: none, an error, then a printing added to the catalogue and the trade-in", async () => {
+    const seen = await serve("inventory", {
+      "GET /api/counter/feed-cards": (req) => {
+        const q = req.query.get("q");
+        if (q === "Broken") return [503, { error: "The database is busy: try again in a moment" }];
+        return [200, q === "Ember" ? [PHOENIX_PRINTING] : []];
+      },
+      "POST /api/counter/products-from-feed": () => [201, phoenix],
+    });
+    const user = renderCounter();
+    const field = await screen.findByLabelText("Scan a barcode or search by name", undefined, SLOW);
+    await waitFor(() => expect(screen.getByRole("button", { name: "Add or search" })).toBeEnabled());
+
+    await user.type(field, "Nothing{Enter}");
+    await user.click(await screen.findByRole("button", { name: "Search the price feed" }, SLOW));
+    expect(await screen.findByText('No printing in the price feed matches "Nothing".', undefined, SLOW)).toHaveFocus();
+
+    await user.clear(field);
+    await user.type(field, "Broken{Enter}");
+    await user.click(await screen.findByRole("button", { name: "Search the price feed" }, SLOW));
+    expect(await screen.findByRole("alert", undefined, SLOW)).toHaveTextContent("The database is busy");
+
+    await user.clear(field);
+    await user.type(field, "Ember{Enter}");
+    await user.click(await screen.findByRole("button", { name: "Search the price feed" }, SLOW));
+    const list = await screen.findByRole("list", { name: "Price feed printings matching Ember" }, SLOW);
+    expect(list).toHaveTextContent("Ember Phoenix · Embers #12 · Foil · Market $8.00 (TCGplayer)");
+    await user.keyboard("{Tab}{Enter}");
+    const line = await screen.findByTestId("trade-in-line", undefined, SLOW);
+    expect(line).toHaveTextContent("Ember Phoenix");
+    expect(seen.find((r) => r.path === "/api/counter/products-from-feed")?.body).toEqual({ feed_id: 1, run_id: 7, seq: 3 });
+    expect(saves(seen).at(-1)?.lines).toEqual([{ product_id: 5, condition: "Near Mint", quantity: 1 }]);
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(screen.queryByRole("list", { name: "Price feed printings matching Ember" })).toBeNull();
   });
 
   it("is refused to a streamer", async () => {
