@@ -165,6 +165,7 @@ const calls: Record<
   "trade_ins:write": [
     { ok: 200, call: (api) => api.get("/api/customers") },
     { ok: 200, call: (api) => api.get("/api/trade-ins") },
+    { ok: 200, call: (api) => api.get("/api/counter/feed-cards?q=zz") },
   ],
   "stock_takes:write": [
     { ok: 200, call: (api) => api.get("/api/stock-takes") },
