@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { centsSumSchema } from "./common.js";
 import { REPORT_BUCKETS, REPORT_MAX_DAYS, REPORT_MESSAGES, SLOW_MOVER_DAYS } from "./report-rules.js";
 
 /**
@@ -57,9 +58,9 @@ export type SalesReport = z.infer<typeof salesReportSchema>;
 export const stockValueDaySchema = z.object({
   day: z.string(),
   units: z.number().int(),
-  at_price: z.number().int(),
+  at_price: centsSumSchema,
   /** Null for inventory users. */
-  at_cost: z.number().int().nullable(),
+  at_cost: centsSumSchema.nullable(),
 });
 export type StockValueDay = z.infer<typeof stockValueDaySchema>;
 
@@ -108,8 +109,8 @@ export const slowMoverSchema = z.object({
   /** The product's last sale, null when it never sold. */
   last_sale_at: z.string().nullable(),
   /** Stock × price (0 without a price) and stock × cost (null for inventory users). */
-  value_at_price: z.number().int(),
-  value_at_cost: z.number().int().nullable(),
+  value_at_price: centsSumSchema,
+  value_at_cost: centsSumSchema.nullable(),
 });
 export type SlowMover = z.infer<typeof slowMoverSchema>;
 
@@ -122,8 +123,8 @@ export const slowMoversReportSchema = z.object({
   totals: z.object({
     products: z.number().int(),
     units: z.number().int(),
-    value_at_price: z.number().int(),
-    value_at_cost: z.number().int().nullable(),
+    value_at_price: centsSumSchema,
+    value_at_cost: centsSumSchema.nullable(),
   }),
 });
 export type SlowMoversReport = z.infer<typeof slowMoversReportSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ID_MAX } from "./common.js";
+import { centsSumSchema, ID_MAX } from "./common.js";
 import { REPORT_BUCKETS } from "./report-rules.js";
 import { BARCODE_MAX, LOCATION_MAX } from "./rules.js";
 
@@ -181,8 +181,8 @@ export const reviewLineSchema = z.object({
   /** counted - expected: what approving changes the stock by. */
   difference: z.number().int(),
   /** difference x cost and x price, in cents; null when the product has none. */
-  value_at_cost: z.number().int().nullable(),
-  value_at_price: z.number().int().nullable(),
+  value_at_cost: centsSumSchema.nullable(),
+  value_at_price: centsSumSchema.nullable(),
   status: z.enum(REVIEW_LINE_STATUSES),
   /** Set once approved: the change that went through the stock path (0: nothing to change). */
   applied: z.number().int().nullable(),
@@ -192,8 +192,8 @@ export type ReviewLine = z.infer<typeof reviewLineSchema>;
 const sumsSchema = z.object({
   lines: z.number().int(),
   difference: z.number().int(),
-  value_at_cost: z.number().int(),
-  value_at_price: z.number().int(),
+  value_at_cost: centsSumSchema,
+  value_at_price: centsSumSchema,
 });
 
 export const stockTakeReviewSchema = z.object({
@@ -236,7 +236,7 @@ export const shrinkageRowSchema = z.object({
   missing: z.number().int(),
   extra: z.number().int(),
   /** The same in cents at each product's cost (today's; 0 for a product without one); null for those who do not see cost. */
-  value_at_cost: z.number().int().nullable(),
+  value_at_cost: centsSumSchema.nullable(),
   missing_at_cost: z.number().int().nullable(),
   extra_at_cost: z.number().int().nullable(),
 });

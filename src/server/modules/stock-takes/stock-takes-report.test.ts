@@ -91,3 +91,24 @@ describe("a stock take's report and the shrinkage it adds to", () => {
     expect(before).toMatchObject({ rows: [], totals: { difference: 0, stock_takes: 0 } });
   });
 });
+
+describe("a review whose values pass the safe integers", () => {
+  it("answers them (a product of the largest stock and cost missing), never a 500", async () => {
+    const loc = (await inventory.post("/api/locations", { name: newBarcode("Vault ") })).json<Location>();
+    const vault = await manager.create({
+      product_name: "Vault card",
+      quantity_on_hand: 999_999_999,
+      cost: 1_000_000_000,
+      price: 1_000_000_000,
+      location: loc.name,
+    });
+    const session = (await inventory.post("/api/stock-takes", { scope: { location_ids: [loc.id] } })).json<{ stock_take: StockTake }>()
+      .stock_take;
+    const review = await manager.get(`/api/stock-takes/${session.id}/review`);
+    expect(review.statusCode, review.body).toBe(200);
+    const line = review
+      .json<{ lines: Array<{ product_id: number; value_at_cost: number }> }>()
+      .lines.find((l) => l.product_id === vault.id);
+    expect(line?.value_at_cost).toBe(-999_999_999 * 1_000_000_000);
+  });
+});
