@@ -28,6 +28,9 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Thousands of products approved in batches: minutes when the whole suite runs beside it on two cores. */
+const SLOW = { timeout: 180_000 };
+
 /** `n` products in a new location, each with stock 2, cost 100 and price 250; a counting session of it. */
 async function countedLocation(n: number, scanned: number): Promise<{ loc: Location; session: StockTake; ids: number[] }> {
   const res = await inventory.post("/api/locations", { name: newBarcode("Wall ") });
@@ -67,7 +70,7 @@ async function outcome(sessionId: number, ids: number[]) {
 }
 
 describe("an approval of a few thousand products", () => {
-  it("applies each product's difference exactly once, in batches, and a tap sent during it is answered before it ends", async () => {
+  it("applies each product's difference exactly once, in batches, and a tap sent during it is answered before it ends", SLOW, async () => {
     const n = 3_000;
     const scanned = 400;
     const { session, ids } = await countedLocation(n, scanned);
@@ -113,7 +116,7 @@ describe("an approval of a few thousand products", () => {
     expect((await manager.post(`/api/stock-takes/${session.id}/approve`, {})).statusCode).toBe(409);
   });
 
-  it("applies once when it is sent twice at once", async () => {
+  it("applies once when it is sent twice at once", SLOW, async () => {
     const n = 1_500;
     const { session, ids } = await countedLocation(n, 100);
     const other = caller(t.app, (await signedIn(t.app, "manager")).cookie);
@@ -126,46 +129,50 @@ describe("an approval of a few thousand products", () => {
     expect([...changesPerProduct.values()].every((changes) => changes.length === 1)).toBe(true);
   });
 
-  it("cut off after it began, is resumed by approving again: each line once, a product refused then reported and the others applied", async () => {
-    const n = 700;
-    const { session, ids } = await countedLocation(n, 700);
-    // As a crash leaves it: the session approving, its lines pending, the first batch committed.
-    const first = ids.slice(0, APPROVAL_BATCH_SIZE);
-    await t.app.db.update(stockTakes).set({ status: "approving", approvedBy: "earlier" }).where(eq(stockTakes.id, session.id));
-    await t.app.db.update(stockTakeLines).set({ approval: "pending" }).where(eq(stockTakeLines.stockTakeId, session.id));
-    for (const id of first) {
-      const res = await manager.put(`/api/products/${id}/quantity`, { quantity_change: 1, reason: `Stock take #${session.number}` });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.app.db.execute(sql`
+  it(
+    "cut off after it began, is resumed by approving again: each line once, a product refused then reported and the others applied",
+    SLOW,
+    async () => {
+      const n = 700;
+      const { session, ids } = await countedLocation(n, 700);
+      // As a crash leaves it: the session approving, its lines pending, the first batch committed.
+      const first = ids.slice(0, APPROVAL_BATCH_SIZE);
+      await t.app.db.update(stockTakes).set({ status: "approving", approvedBy: "earlier" }).where(eq(stockTakes.id, session.id));
+      await t.app.db.update(stockTakeLines).set({ approval: "pending" }).where(eq(stockTakeLines.stockTakeId, session.id));
+      for (const id of first) {
+        const res = await manager.put(`/api/products/${id}/quantity`, { quantity_change: 1, reason: `Stock take #${session.number}` });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      await t.app.db.execute(sql`
       update quantity_audit set stock_take_id = ${session.id}
        where product_id in (select json_array_elements_text(${JSON.stringify(first)}::json)::int) and notes = ${`Stock take #${session.number}`}`);
-    await t.app.db.execute(sql`
+      await t.app.db.execute(sql`
       update stock_take_lines set approval = 'applied', applied = 1, approved_expected = 2
        where stock_take_id = ${session.id} and product_id in (select json_array_elements_text(${JSON.stringify(first)}::json)::int)`);
-    // Meanwhile one product not yet applied was disabled: it cannot take its change.
-    const disabled = ids[n - 1] as number;
-    await t.app.db.update(products).set({ isActive: false }).where(eq(products.id, disabled));
-    expect((await inventory.post(`/api/stock-takes/${session.id}/cancel`, {})).statusCode).toBe(409);
+      // Meanwhile one product not yet applied was disabled: it cannot take its change.
+      const disabled = ids[n - 1] as number;
+      await t.app.db.update(products).set({ isActive: false }).where(eq(products.id, disabled));
+      expect((await inventory.post(`/api/stock-takes/${session.id}/cancel`, {})).statusCode).toBe(409);
 
-    const resumed = await manager.post(`/api/stock-takes/${session.id}/approve`, {});
-    expect(resumed.statusCode, resumed.body).toBe(200);
-    const review = resumed.json<StockTakeReview>();
-    expect(review.stock_take.status).toBe("approved");
-    expect(review.refused_product_ids).toEqual([disabled]);
-    expect(review.lines.find((l) => l.product_id === disabled)).toMatchObject({ applied: null, difference: 1 });
+      const resumed = await manager.post(`/api/stock-takes/${session.id}/approve`, {});
+      expect(resumed.statusCode, resumed.body).toBe(200);
+      const review = resumed.json<StockTakeReview>();
+      expect(review.stock_take.status).toBe("approved");
+      expect(review.refused_product_ids).toEqual([disabled]);
+      expect(review.lines.find((l) => l.product_id === disabled)).toMatchObject({ applied: null, difference: 1 });
 
-    const { changesPerProduct, stock } = await outcome(session.id, ids);
-    for (const id of ids) {
-      expect(changesPerProduct.get(id), `product ${id}`).toEqual(id === disabled ? [] : [1]);
-      expect(stock.get(id), `product ${id}`).toBe(id === disabled ? 2 : 3);
-    }
-    const pending = await t.app.db
-      .select()
-      .from(stockTakeLines)
-      .where(and(eq(stockTakeLines.stockTakeId, session.id), eq(stockTakeLines.approval, "pending")));
-    expect(pending).toHaveLength(0);
-  });
+      const { changesPerProduct, stock } = await outcome(session.id, ids);
+      for (const id of ids) {
+        expect(changesPerProduct.get(id), `product ${id}`).toEqual(id === disabled ? [] : [1]);
+        expect(stock.get(id), `product ${id}`).toBe(id === disabled ? 2 : 3);
+      }
+      const pending = await t.app.db
+        .select()
+        .from(stockTakeLines)
+        .where(and(eq(stockTakeLines.stockTakeId, session.id), eq(stockTakeLines.approval, "pending")));
+      expect(pending).toHaveLength(0);
+    },
+  );
 
   it("is refused with the products that cannot take their change before anything changes", async () => {
     const { session, ids } = await countedLocation(600, 600);
