@@ -78,12 +78,16 @@ export async function updateCustomer(tx: Db, id: number, values: CustomerValues)
     .where(and(eq(customers.id, id), isNull(customers.erasedAt)));
 }
 
-/** Removes the person: name, email, phone and notes; the row and every money record stay. */
+/**
+ * Removes the person: name, email, phone and notes, and the notes of their trade-ins (an online
+ * list's note says who sent it); the rows and every money record stay.
+ */
 export async function eraseCustomer(tx: Db, id: number, by: string): Promise<void> {
   await tx
     .update(customers)
     .set({ name: null, email: null, phone: null, notes: null, erasedAt: sql`now()`, erasedBy: by, updatedAt: sql`now()` })
     .where(eq(customers.id, id));
+  await tx.update(tradeIns).set({ note: null }).where(eq(tradeIns.customerId, id));
 }
 
 export async function insertCustomerAudit(

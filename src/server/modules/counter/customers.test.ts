@@ -138,6 +138,9 @@ describe("a customer's data", () => {
     const c = await newCustomer({ name: "Erin Erasable", email: "erin@example.com", phone: "555-0199", notes: "Trades on Fridays" });
     await credit(c.id, 1200, "Opening balance");
     await credit(c.id, -200, "Spent at the counter");
+    // A trade-in whose note names the person (as an online buylist's note does).
+    const draft = await inventory.post("/api/trade-ins", { customer_id: c.id, note: "From Erin Erasable <erin@example.com>, 555-0199" });
+    expect(draft.statusCode, draft.body).toBe(201);
     const exported = await inventory.get(`/api/customers/${c.id}/export`);
     expect(exported.statusCode, exported.body).toBe(200);
     const data = exported.json<CustomerExport>();
