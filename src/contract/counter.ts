@@ -52,6 +52,12 @@ export const COUNTER_MESSAGES = {
   lineNotReversible: (line: number) => `Line ${line + 1}: its product is disabled or no longer holds the units: nothing was reversed`,
   reversalUncovered: (balance: number) =>
     `The customer's store credit (${balance} cents) no longer covers this trade-in's credit: nothing was reversed`,
+  notApprovable: (why: "not_online" | "approved" | TradeInStatus) =>
+    why === "not_online"
+      ? "This trade-in was made at the counter: only an online list is approved"
+      : why === "approved"
+        ? "This online list is approved already"
+        : `This trade-in is ${why === "draft" ? "void" : why} already: only a pending online list is approved`,
   notDraft: (status: TradeInStatus) => `This trade-in is ${status === "draft" ? "void" : status} already: only a draft changes`,
   noLines: "A trade-in needs at least one line that is not struck",
   creditNeedsCustomer: "Store credit needs a customer: pick or create one",
@@ -263,9 +269,21 @@ export const tradeInSchema = z.object({
   reversed_by: z.string().nullable(),
   reversed_at: z.string().nullable(),
   reversal_reason: z.string().nullable(),
+  /** An online list approved by staff (Pending until then, Approved, Complete once accepted): who and when. */
+  approved_by: z.string().nullable(),
+  approved_at: z.string().nullable(),
 });
 export type TradeIn = z.infer<typeof tradeInSchema>;
 export const tradeInAnswerSchema = z.object({ trade_in: tradeInSchema });
+/**
+ * The status an online list shows (issue 40): Pending (a draft not approved), Approved (a draft
+ * approved), Complete (accepted); null for a trade-in made at the counter, or one void or reversed.
+ */
+export function onlineListStatus(t: Pick<TradeIn, "source" | "status" | "approved_at">): "Pending" | "Approved" | "Complete" | null {
+  if (t.source !== "online") return null;
+  if (t.status === "draft") return t.approved_at === null ? "Pending" : "Approved";
+  return t.status === "accepted" ? "Complete" : null;
+}
 export const TRADE_IN_REVERSAL_REASON_MAX = 500;
 export const tradeInReverseBodySchema = z.object({
   reason: z

@@ -155,6 +155,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "POST /api/trade-ins/{id}/accept": "acceptTradeIn",
   "POST /api/trade-ins/{id}/void": "voidTradeIn",
   "POST /api/trade-ins/{id}/reverse": "reverseTradeIn",
+  "POST /api/trade-ins/{id}/approve": "approveTradeIn",
   "GET /api/counter/feed-cards": "searchCounterFeedCards",
   "POST /api/counter/products-from-feed": "createProductFromFeed",
   "GET /api/buy-settings": "getBuySettings",

@@ -835,6 +835,9 @@ export const tradeIns = pgTable(
     reversedBy: text("reversed_by"),
     reversedAt: ts("reversed_at"),
     reversalReason: text("reversal_reason"),
+    /** An online buylist's draft approved by staff (Pending until then, Complete once accepted): who and when. */
+    approvedBy: text("approved_by"),
+    approvedAt: ts("approved_at"),
   },
   (t) => [
     uniqueIndex("trade_ins_number_idx").on(t.number),

@@ -38,6 +38,8 @@ const tradeIn: TradeIn = {
   reversed_by: null,
   reversed_at: null,
   reversal_reason: null,
+  approved_by: null,
+  approved_at: null,
 };
 const input = {
   shopName: "Blez Inventory",

@@ -321,6 +321,16 @@ export async function closeDraft(tx: Db, id: number, status: "accepted" | "void"
   return row;
 }
 
+/** An online draft not yet approved marked approved (undefined when it is no longer one): who and when. */
+export async function markApproved(tx: Db, id: number, by: string): Promise<TradeInRow | undefined> {
+  const [row] = await tx
+    .update(tradeIns)
+    .set({ approvedBy: by, approvedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(tradeIns.id, id), eq(tradeIns.status, "draft"), eq(tradeIns.source, "online"), isNull(tradeIns.approvedAt)))
+    .returning();
+  return row;
+}
+
 /** An accepted trade-in marked reversed (undefined when it is no longer accepted): who, when and why. */
 export async function markReversed(tx: Db, id: number, by: string, reason: string): Promise<TradeInRow | undefined> {
   const [row] = await tx

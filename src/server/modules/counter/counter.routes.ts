@@ -36,6 +36,7 @@ import {
 import { counterFeedCardRoutes } from "./feed-cards.routes.js";
 import {
   acceptTradeIn,
+  approveTradeIn,
   createTradeIn,
   getBuySettings,
   getTradeIn,
@@ -282,6 +283,26 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => ({ trade_in: await acceptTradeIn(serviceContext(app, request), request.params.id) }),
+  );
+
+  app.post(
+    "/trade-ins/:id/approve",
+    {
+      config: counter,
+      schema: {
+        tags: tradeIns,
+        security,
+        summary: "Approve an online list: Pending becomes Approved (it stays a draft, adjusted and accepted when the cards arrive)",
+        description:
+          "Only a draft that came from the public buylist (`source` online) and is not approved yet; it is marked approved " +
+          "with who and when (`approved_by`, `approved_at`). An online list shows Pending (a draft not approved), Approved " +
+          "(a draft approved) and Complete (accepted). 409 for a trade-in made at the counter, one approved already, or one " +
+          `accepted or void. ${WHO_COUNTER}`,
+        params: idParamsSchema,
+        response: { 200: tradeInAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => ({ trade_in: await approveTradeIn(serviceContext(app, request), request.params.id) }),
   );
 
   app.post(

@@ -52,5 +52,7 @@ export function toTradeIn(row: TradeInRow, lines: TradeInLineRow[]): TradeIn {
     reversed_by: row.reversedBy,
     reversed_at: row.reversedAt ? row.reversedAt.toISOString() : null,
     reversal_reason: row.reversalReason,
+    approved_by: row.approvedBy,
+    approved_at: row.approvedAt ? row.approvedAt.toISOString() : null,
   };
 }

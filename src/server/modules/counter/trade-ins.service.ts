@@ -36,6 +36,7 @@ import {
   listTradeInRows,
   lockProductsForTradeIn,
   lockTradeIn,
+  markApproved,
   markReversed,
   offerRows,
   productExists,
@@ -257,6 +258,25 @@ export async function voidTradeIn(ctx: ServiceContext, id: number): Promise<Trad
     await lockedDraft(tx, id);
     const row = await closeDraft(tx, id, "void", ctx.actor.username);
     if (!row) throw conflict(COUNTER_MESSAGES.notDraft("void"));
+    return present(tx, row);
+  });
+}
+
+/**
+ * Approves an online list (issue 40: Pending, Approved, Complete): only a draft that came from the
+ * public buylist and is not approved yet (409 otherwise); it stays a draft staff adjust and accept
+ * when the cards arrive. The row is locked, so two approvals at once approve it once.
+ */
+export async function approveTradeIn(ctx: ServiceContext, id: number): Promise<TradeIn> {
+  requirePermission(ctx, ...COUNTER);
+  return withTransaction(ctx.db, async (tx) => {
+    const head = id > ID_MAX ? undefined : await lockTradeIn(tx, id);
+    if (!head) throw notFound(COUNTER_MESSAGES.tradeInNotFound);
+    if (head.source !== "online") throw conflict(COUNTER_MESSAGES.notApprovable("not_online"));
+    if (head.status !== "draft") throw conflict(COUNTER_MESSAGES.notApprovable(head.status));
+    if (head.approvedAt !== null) throw conflict(COUNTER_MESSAGES.notApprovable("approved"));
+    const row = await markApproved(tx, id, ctx.actor.username);
+    if (!row) throw conflict(COUNTER_MESSAGES.notApprovable("approved"));
     return present(tx, row);
   });
 }

@@ -90,6 +90,11 @@ export async function acceptTradeIn(id: number): Promise<TradeIn> {
   return (await apiFetch<{ trade_in: TradeIn }>(`/api/trade-ins/${id}/accept`, { method: "POST" })).trade_in;
 }
 
+/** POST /api/trade-ins/{id}/approve: an online list goes from Pending to Approved (still a draft). */
+export async function approveTradeIn(id: number): Promise<TradeIn> {
+  return (await apiFetch<{ trade_in: TradeIn }>(`/api/trade-ins/${id}/approve`, { method: "POST" })).trade_in;
+}
+
 export async function voidTradeIn(id: number): Promise<TradeIn> {
   return (await apiFetch<{ trade_in: TradeIn }>(`/api/trade-ins/${id}/void`, { method: "POST" })).trade_in;
 }

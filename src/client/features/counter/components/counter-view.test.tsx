@@ -88,6 +88,8 @@ function draftOf(id: number, body: TradeInBody, status: TradeIn["status"] = "dra
     reversed_by: null,
     reversed_at: null,
     reversal_reason: null,
+    approved_by: null,
+    approved_at: null,
   };
 }
 
@@ -244,6 +246,65 @@ describe("the Counter", () => {
     await user.click(within(drafts).getByRole("button", { name: `Resume trade-in #${online.number}` }));
     expect(await screen.findByTestId("online-note", undefined, SLOW)).toHaveTextContent("From Sam Seller <sam@example.com>: binder");
     expect(screen.getByTestId("trade-in-line")).toHaveTextContent("Ruby Dragon");
+  });
+
+  it("shows an online list Pending or Approved in the drafts and the opened draft, approves a pending one from the list and says why an approval was refused", async () => {
+    const online = (id: number, approved: boolean): TradeIn => ({
+      ...draftOf(id, { lines: [{ product_id: 1, quantity: 1 }] }),
+      source: "online",
+      created_by: "Online buylist",
+      approved_by: approved ? "sam" : null,
+      approved_at: approved ? "2026-03-14T11:00:00.000Z" : null,
+    });
+    const approvedIds = new Set([2]);
+    const listed = () => [1, 2, 3].map((id) => online(id, approvedIds.has(id)));
+    const approveRoute = (id: number) => () => {
+      approvedIds.add(id);
+      return [200, { trade_in: online(id, true) }] as [number, unknown];
+    };
+    const seen = await serve("inventory", {
+      "GET /api/trade-ins": () => [200, listed()],
+      "POST /api/trade-ins/1/approve": approveRoute(1),
+      "POST /api/trade-ins/3/approve": () => [409, { error: "This online list is approved already" }],
+    });
+    const user = renderCounter();
+    const drafts = await screen.findByRole("list", { name: "Open drafts" }, SLOW);
+    const item = (number: number) => within(drafts).getByText(`Trade-in #${number}`).closest("li") as HTMLElement;
+    expect(within(item(41)).getByText("Pending")).toBeInTheDocument();
+    expect(within(item(42)).getByText("Approved")).toBeInTheDocument();
+    expect(within(item(42)).queryByRole("button", { name: /Approve/ })).toBeNull();
+
+    await user.click(within(item(41)).getByRole("button", { name: "Approve trade-in #41" }));
+    await waitFor(() => expect(within(item(41)).getByText("Approved")).toBeInTheDocument(), SLOW);
+    expect(within(item(41)).queryByRole("button", { name: /Approve/ })).toBeNull();
+    expect(seen.filter((r) => r.method === "POST" && r.path === "/api/trade-ins/1/approve")).toHaveLength(1);
+
+    // Opened: the header says Pending with an Approve button; an error answer is shown and it stays Pending.
+    await user.click(within(drafts).getByRole("button", { name: "Resume trade-in #43" }));
+    const approve = await screen.findByRole("button", { name: "Approve" }, SLOW);
+    expect(screen.getByRole("heading", { name: "Counter" }).parentElement).toHaveTextContent("Pending");
+    await user.click(approve);
+    expect(await screen.findByText("This online list is approved already", undefined, SLOW)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Approve" })).toBeInTheDocument();
+  });
+
+  it("approves the opened online list from its header: it then shows Approved and no Approve button", async () => {
+    const pending: TradeIn = { ...draftOf(1, { lines: [{ product_id: 1, quantity: 1 }] }), source: "online" };
+    await serve("inventory", {
+      "GET /api/trade-ins": () => [200, [pending]],
+      "POST /api/trade-ins/1/approve": () => [
+        200,
+        { trade_in: { ...pending, approved_by: "sam", approved_at: "2026-03-14T11:00:00.000Z" } },
+      ],
+    });
+    const user = renderCounter();
+    const drafts = await screen.findByRole("list", { name: "Open drafts" }, SLOW);
+    await user.click(within(drafts).getByRole("button", { name: "Resume trade-in #41" }));
+    const header = () => screen.getByRole("heading", { name: "Counter" }).parentElement as HTMLElement;
+    await user.click(await screen.findByRole("button", { name: "Approve" }, SLOW));
+    await waitFor(() => expect(header()).toHaveTextContent("Approved"), SLOW);
+    expect(header()).not.toHaveTextContent("Pending");
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
   });
 
   it("offers the price feed when the catalogue has no card by that name: none, an error, then a printing added to the catalogue and the trade-in", async () => {

@@ -1,6 +1,14 @@
 import { Camera, CheckCircle2, FileText, HandCoins, RotateCcw, ScanLine, Search, SlidersHorizontal, Trash2, Undo2 } from "lucide-react";
 import { type FormEvent, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
-import type { Customer, CustomerDetail, Payout, TradeIn, TradeInBody, TradeInLine } from "../../../../contract/counter";
+import {
+  type Customer,
+  type CustomerDetail,
+  onlineListStatus,
+  type Payout,
+  type TradeIn,
+  type TradeInBody,
+  type TradeInLine,
+} from "../../../../contract/counter";
 import { centsToAmount, parseAmount } from "../../../../contract/money";
 import type { Product } from "../../../../contract/products";
 import { CONDITIONS, type Condition } from "../../../../contract/rules";
@@ -18,7 +26,7 @@ import { useAuth } from "../../auth";
 import { useCatalogue, useProductStore } from "../../products";
 import { ScannerOverlay } from "../../scanner";
 import { useMoney } from "../../settings";
-import { acceptTradeIn, productByBarcode, saveTradeIn, useDrafts, voidTradeIn } from "../api/counter-api";
+import { acceptTradeIn, approveTradeIn, productByBarcode, saveTradeIn, useDrafts, voidTradeIn } from "../api/counter-api";
 import { receiptPdf, SHOP_NAME } from "../receipt-pdf";
 import { BuySettingsDialog } from "./buy-settings";
 import { CustomerPicker, customerName } from "./customer-picker";
@@ -37,6 +45,18 @@ const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600
 const SEARCH_RESULTS = 20;
 /** A draft a customer sent from the public buylist (pending until the cards arrive and it is accepted). */
 export const RECEIVED_ONLINE = "Received online";
+
+/** An online list's status badge: Pending (not approved yet) or Approved (issue 40); nothing for a counter trade-in. */
+function OnlineStatusBadge({ tradeIn }: { tradeIn: TradeIn }) {
+  const status = onlineListStatus(tradeIn);
+  if (status === null) return null;
+  return (
+    <>
+      {" "}
+      <Badge variant={status === "Pending" ? "warning" : "success"}>{status}</Badge>
+    </>
+  );
+}
 
 /** The Counter (inventory users, managers, super_admin): a trade-in built at the counter. */
 export function CounterView() {
@@ -212,6 +232,23 @@ function Counter() {
     }
   };
 
+  /** Approves an online list (the draft open here, or one in the list), then shows it Approved. */
+  const approve = async (target: TradeIn) => {
+    await chain.current;
+    setBusy((n) => n + 1);
+    try {
+      const approved = await approveTradeIn(target.id);
+      if (latest.current.tradeIn?.id === approved.id) setDraft({ ...latest.current, tradeIn: approved });
+      setError(null);
+      setAnnouncement(`Trade-in #${approved.number} approved`);
+      void drafts.refetch();
+    } catch (err) {
+      setError(messageOr(err, "Failed to approve the trade-in"));
+    } finally {
+      setBusy((n) => n - 1);
+    }
+  };
+
   const voidDraft = async () => {
     await chain.current;
     const current = latest.current.tradeIn;
@@ -246,9 +283,16 @@ function Counter() {
               <>
                 {" "}
                 <Badge variant="info">{RECEIVED_ONLINE}</Badge>
+                <OnlineStatusBadge tradeIn={tradeIn} />
               </>
             ) : null}
           </p>
+          {tradeIn && onlineListStatus(tradeIn) === "Pending" ? (
+            <Button size="sm" variant="outline" className="mt-1" onClick={() => void approve(tradeIn)} disabled={saving}>
+              <CheckCircle2 aria-hidden="true" className="h-4 w-4" />
+              Approve
+            </Button>
+          ) : null}
           {tradeIn?.source === "online" && tradeIn.note ? (
             <p className="break-words text-sm text-gray-700 dark:text-gray-300" data-testid="online-note">
               {tradeIn.note}
@@ -381,7 +425,13 @@ function Counter() {
         </div>
       )}
 
-      <DraftsList drafts={drafts} currentId={tradeIn?.id ?? null} onResume={(t) => void resume(t)} />
+      <DraftsList
+        drafts={drafts}
+        currentId={tradeIn?.id ?? null}
+        onResume={(t) => void resume(t)}
+        onApprove={(t) => void approve(t)}
+        busy={saving}
+      />
 
       {confirmVoid && tradeIn ? (
         <Dialog
@@ -798,10 +848,14 @@ function DraftsList({
   drafts,
   currentId,
   onResume,
+  onApprove,
+  busy,
 }: {
   drafts: ReturnType<typeof useDrafts>;
   currentId: number | null;
   onResume: (t: TradeIn) => void;
+  onApprove: (t: TradeIn) => void;
+  busy: boolean;
 }) {
   const money = useMoney();
   const open = (drafts.data ?? []).filter((d) => d.id !== currentId);
@@ -837,14 +891,28 @@ function DraftsList({
                   <>
                     {" "}
                     <Badge variant="info">{RECEIVED_ONLINE}</Badge>
+                    <OnlineStatusBadge tradeIn={d} />
                   </>
                 ) : null}{" "}
                 · {d.totals.units} cards · {money(d.totals.cash_cents)} cash / {money(d.totals.credit_cents)} credit ·{" "}
                 {new Date(d.created_at).toLocaleString()} by {d.created_by}
               </span>
-              <Button size="sm" variant="outline" onClick={() => onResume(d)} aria-label={`Resume trade-in #${d.number}`}>
-                Resume
-              </Button>
+              <span className="flex gap-2">
+                {onlineListStatus(d) === "Pending" ? (
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => onApprove(d)}
+                    disabled={busy}
+                    aria-label={`Approve trade-in #${d.number}`}
+                  >
+                    Approve
+                  </Button>
+                ) : null}
+                <Button size="sm" variant="outline" onClick={() => onResume(d)} aria-label={`Resume trade-in #${d.number}`}>
+                  Resume
+                </Button>
+              </span>
             </li>
           ))}
         </ul>
