@@ -14,7 +14,7 @@ import type {
   TradeInBody,
 } from "../../../../contract/counter";
 import type { Product } from "../../../../contract/products";
-import { ApiError, apiFetch } from "../../../lib/http";
+import { apiFetch } from "../../../lib/http";
 
 /** The counter's queries (issue 40): customers, a customer's page, the open drafts. */
 export const counterKeys = {
@@ -97,16 +97,6 @@ export async function approveTradeIn(id: number): Promise<TradeIn> {
 
 export async function voidTradeIn(id: number): Promise<TradeIn> {
   return (await apiFetch<{ trade_in: TradeIn }>(`/api/trade-ins/${id}/void`, { method: "POST" })).trade_in;
-}
-
-/** GET /api/products/barcode/{code}: the product, or null when none has it. */
-export async function productByBarcode(code: string): Promise<Product | null> {
-  try {
-    return await apiFetch<Product>(`/api/products/barcode/${encodeURIComponent(code)}`);
-  } catch (err) {
-    if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return null;
-    throw err;
-  }
 }
 
 /** GET /api/buy-settings: the percents, overrides, hotlist, darklist and every product's buy limit. */

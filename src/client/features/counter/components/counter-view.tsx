@@ -1,5 +1,5 @@
-import { Camera, CheckCircle2, FileText, HandCoins, RotateCcw, ScanLine, Search, SlidersHorizontal, Trash2, Undo2 } from "lucide-react";
-import { type FormEvent, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
+import { CheckCircle2, FileText, HandCoins, RotateCcw, ScanLine, SlidersHorizontal, Trash2, Undo2 } from "lucide-react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import {
   type Customer,
   type CustomerDetail,
@@ -23,14 +23,13 @@ import { cn } from "../../../lib/cn";
 import { downloadBlob } from "../../../lib/download";
 import { apiFetch, loadErrorText, messageOr } from "../../../lib/http";
 import { useAuth } from "../../auth";
-import { useCatalogue, useProductStore } from "../../products";
-import { ScannerOverlay } from "../../scanner";
 import { useMoney } from "../../settings";
-import { acceptTradeIn, approveTradeIn, productByBarcode, saveTradeIn, useDrafts, voidTradeIn } from "../api/counter-api";
+import { acceptTradeIn, approveTradeIn, saveTradeIn, useDrafts, voidTradeIn } from "../api/counter-api";
 import { receiptPdf, SHOP_NAME } from "../receipt-pdf";
 import { BuySettingsDialog } from "./buy-settings";
 import { CustomerPicker, customerName } from "./customer-picker";
 import { FeedSearch } from "./feed-search";
+import { ScanOrSearch } from "./scan-or-search";
 
 export const CONDITION_SHORT: Record<Condition, string> = {
   "Near Mint": "NM",
@@ -42,7 +41,6 @@ export const CONDITION_SHORT: Record<Condition, string> = {
 };
 const PAYOUT_LABELS: Record<Payout, string> = { cash: "Cash", credit: "Store credit", split: "Split" };
 const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
-const SEARCH_RESULTS = 20;
 /** A draft a customer sent from the public buylist (pending until the cards arrive and it is accepted). */
 export const RECEIVED_ONLINE = "Received online";
 
@@ -329,7 +327,15 @@ function Counter() {
         <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
           <div className="flex flex-col gap-4 lg:col-span-2">
             <Card className="p-4">
-              <ScanBar inputRef={scanRef} onProduct={addProduct} onError={setError} disabled={false} />
+              <ScanOrSearch
+                inputRef={scanRef}
+                onProduct={addProduct}
+                onError={setError}
+                label="Add cards"
+                testId="scan-field"
+                detail={(p) => <span className="font-mono">{p.barcode}</span>}
+                noMatch={(q, add) => <FeedSearch key={q} q={q} onAdded={add} />}
+              />
             </Card>
             <Card className="p-4">
               <h2 className="mb-2 text-lg font-bold">Cards</h2>
@@ -453,165 +459,6 @@ function Counter() {
         />
       ) : null}
     </section>
-  );
-}
-
-/** The scan field: a USB scanner types into it and ends with Enter; a name searches the catalogue. The camera too. */
-function ScanBar({
-  inputRef,
-  onProduct,
-  onError,
-  disabled,
-}: {
-  inputRef: React.RefObject<HTMLInputElement | null>;
-  onProduct: (p: Product) => void;
-  onError: (message: string | null) => void;
-  disabled: boolean;
-}) {
-  const { store, status } = useCatalogue();
-  const lookupStore = useProductStore();
-  const [text, setText] = useState("");
-  const [looking, setLooking] = useState(false);
-  const [results, setResults] = useState<{ q: string; products: Product[] } | null>(null);
-  const [camera, setCamera] = useState(false);
-
-  useEffect(() => {
-    inputRef.current?.focus();
-  }, [inputRef]);
-
-  const searchByName = (q: string): Product[] => {
-    const needle = q.toLowerCase();
-    const found: Product[] = [];
-    for (let i = 0; i < store.slotCount() && found.length < SEARCH_RESULTS; i++) {
-      const p = store.at(i);
-      if (p.is_active && (p.product_name.toLowerCase().includes(needle) || p.barcode === q)) found.push(p);
-    }
-    return found;
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const q = text.trim();
-    if (!q) return;
-    setLooking(true);
-    onError(null);
-    try {
-      const known = lookupStore.getByBarcode(q) ?? (await productByBarcode(q));
-      if (known) {
-        setText("");
-        setResults(null);
-        onProduct(known);
-      } else {
-        setResults({ q, products: searchByName(q) });
-      }
-    } catch (err) {
-      onError(messageOr(err, "Failed to look up the card"));
-    } finally {
-      setLooking(false);
-      inputRef.current?.focus();
-    }
-  };
-
-  return (
-    <div className="flex flex-col gap-3">
-      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-2" aria-label="Add cards">
-        <Field label="Scan a barcode or search by name" hint="A USB scanner types here; Enter adds the card.">
-          <input
-            ref={inputRef}
-            className={selectClassName}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            enterKeyHint="search"
-            disabled={disabled}
-            data-testid="scan-field"
-          />
-        </Field>
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={looking || disabled}>
-            <Search aria-hidden="true" className="h-4 w-4" />
-            {looking ? "Looking up..." : "Add or search"}
-          </Button>
-          <Button
-            variant="outline"
-            onClick={() => {
-              // The scanner's dialog gives focus back to what had it when it opened: the scan field, for the next card.
-              inputRef.current?.focus();
-              setCamera(true);
-            }}
-            disabled={disabled}
-          >
-            <Camera aria-hidden="true" className="h-4 w-4" />
-            Scan with camera
-          </Button>
-        </div>
-      </form>
-      {results ? (
-        <div className="flex flex-col gap-2">
-          {results.products.length === 0 ? (
-            <p className="text-sm" role="status">
-              {status === "loaded"
-                ? `No card in the catalogue matches "${results.q}".`
-                : "No barcode matches, and the catalogue is still loading: try the name again in a moment."}
-            </p>
-          ) : null}
-          {results.products.length === 0 ? (
-            <FeedSearch
-              key={results.q}
-              q={results.q}
-              onAdded={(p) => {
-                onProduct(p);
-                setResults(null);
-                setText("");
-                inputRef.current?.focus();
-              }}
-            />
-          ) : (
-            <ul aria-label={`Cards matching ${results.q}`} className="flex flex-col gap-1">
-              {results.products.map((p) => (
-                <li
-                  key={p.id}
-                  className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-gray-200 p-2 dark:border-gray-700"
-                >
-                  <span className="min-w-0 break-words text-sm">
-                    <span className="font-semibold">{p.product_name}</span>
-                    {p.set_name ? ` · ${p.set_name}` : ""} · <span className="font-mono">{p.barcode}</span>
-                  </span>
-                  <Button
-                    size="sm"
-                    aria-label={`Add ${p.product_name}`}
-                    onClick={() => {
-                      onProduct(p);
-                      setResults(null);
-                      setText("");
-                      inputRef.current?.focus();
-                    }}
-                  >
-                    Add
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      ) : null}
-      {camera ? (
-        <Suspense fallback={<Spinner label="Loading the scanner" />}>
-          <ScannerOverlay
-            mode="lookup"
-            onClose={() => {
-              setCamera(false);
-            }}
-            onFound={(p) => {
-              setCamera(false);
-              onProduct(p);
-            }}
-          />
-        </Suspense>
-      ) : null}
-    </div>
   );
 }
 

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreditLedger } from "../../../../contract/counter";
 import type { CreateOrderBody, Order } from "../../../../contract/orders";
-import type { Product } from "../../../../contract/products";
-import { ApiError, apiFetch } from "../../../lib/http";
+import { apiFetch } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
 
 /** POST /api/orders: 201 with the order, or 200 with the same order when its channel and external_id were sent before (a retry). */
@@ -25,16 +24,6 @@ export function useCreateOrder() {
 /** GET /api/customers/{id}/credit: the customer's store credit balance now. */
 export async function customerBalance(id: number): Promise<number> {
   return (await apiFetch<CreditLedger>(`/api/customers/${id}/credit`)).balance;
-}
-
-/** GET /api/products/barcode/{code}: the product, or null when none has it. */
-export async function productByBarcode(code: string): Promise<Product | null> {
-  try {
-    return await apiFetch<Product>(`/api/products/barcode/${encodeURIComponent(code)}`);
-  } catch (err) {
-    if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return null;
-    throw err;
-  }
 }
 
 /** A counter sale's external id, made once per sale on this device: a retry after a dropped connection sends it again. */

@@ -103,7 +103,10 @@ const posted = (seen: SeenRequest[]) =>
   seen.filter((r) => r.method === "POST" && r.path === "/api/orders").map((r) => r.body as CreateOrderBody);
 
 describe("a counter sale", () => {
-  it("sells scanned cards at their price to a customer, part in store credit, with one external id through refusals, then shows the credit left", async () => {
+  // A whole sale typed key by key with three refusals on the way: 8 s alone, more beside other tests.
+  it("sells scanned cards at their price to a customer, part in store credit, with one external id through refusals, then shows the credit left", {
+    timeout: 45_000,
+  }, async () => {
     const seen = await serve([
       () => [
         409,

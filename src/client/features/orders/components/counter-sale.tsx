@@ -1,5 +1,5 @@
-import { Camera, CheckCircle2, FileText, Search, ShoppingCart, Trash2, X } from "lucide-react";
-import { type FormEvent, Suspense, useEffect, useId, useRef, useState } from "react";
+import { CheckCircle2, FileText, ShoppingCart, Trash2, X } from "lucide-react";
+import { Suspense, useId, useRef, useState } from "react";
 import type { Customer } from "../../../../contract/counter";
 import { customerName } from "../../../../contract/customer-rules";
 import { centsToAmount, parseAmount } from "../../../../contract/money";
@@ -13,14 +13,11 @@ import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import { downloadBlob } from "../../../lib/download";
 import { ApiError, messageOr } from "../../../lib/http";
-import { CustomerPicker, SHOP_NAME, saleReceiptPdf } from "../../counter";
-import { useCatalogue, useProductStore } from "../../products";
-import { ScannerOverlay } from "../../scanner";
+import { CustomerPicker, ScanOrSearch, SHOP_NAME, saleReceiptPdf } from "../../counter";
 import { useMoney } from "../../settings";
-import { customerBalance, newSaleId, productByBarcode, useCreateOrder } from "../api/create-order";
+import { customerBalance, newSaleId, useCreateOrder } from "../api/create-order";
 
 const selectClassName = cn(inputClassName, "border-gray-400 dark:border-gray-600");
-const SEARCH_RESULTS = 20;
 /** Orders made here carry this channel. */
 export const COUNTER_CHANNEL = "counter";
 
@@ -163,7 +160,16 @@ export function CounterSale({ onClose }: { onClose: () => void }) {
           <p className="sr-only" aria-live="polite" data-testid="sale-announcement">
             {announce}
           </p>
-          <ScanField inputRef={scanRef} onProduct={addProduct} onError={setError} />
+          <Suspense fallback={<Spinner label="Loading the scan field" />}>
+            <ScanOrSearch
+              inputRef={scanRef}
+              onProduct={addProduct}
+              onError={setError}
+              label="Add cards to the sale"
+              testId="sale-scan-field"
+              detail={(p) => `${p.quantity_on_hand} in stock`}
+            />
+          </Suspense>
           {lines.length === 0 ? (
             <p className="text-sm">No cards yet: scan a barcode or search by name.</p>
           ) : (
@@ -367,142 +373,6 @@ function SaleDone({
           New sale
         </Button>
       </div>
-    </div>
-  );
-}
-
-/** The scan field: a USB scanner types into it and ends with Enter; a name searches the catalogue; the camera too. */
-function ScanField({
-  inputRef,
-  onProduct,
-  onError,
-}: {
-  inputRef: React.RefObject<HTMLInputElement | null>;
-  onProduct: (p: Product) => void;
-  onError: (message: string | null) => void;
-}) {
-  const { store, status } = useCatalogue();
-  const lookupStore = useProductStore();
-  const [text, setText] = useState("");
-  const [looking, setLooking] = useState(false);
-  const [results, setResults] = useState<{ q: string; products: Product[] } | null>(null);
-  const [camera, setCamera] = useState(false);
-
-  useEffect(() => {
-    inputRef.current?.focus();
-  }, [inputRef]);
-
-  const searchByName = (q: string): Product[] => {
-    const needle = q.toLowerCase();
-    const found: Product[] = [];
-    for (let i = 0; i < store.slotCount() && found.length < SEARCH_RESULTS; i++) {
-      const p = store.at(i);
-      if (p.is_active && p.product_name.toLowerCase().includes(needle)) found.push(p);
-    }
-    return found;
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const q = text.trim();
-    if (!q) return;
-    setLooking(true);
-    onError(null);
-    try {
-      const known = lookupStore.getByBarcode(q) ?? (await productByBarcode(q));
-      if (known) {
-        setText("");
-        setResults(null);
-        onProduct(known);
-      } else setResults({ q, products: searchByName(q) });
-    } catch (err) {
-      onError(messageOr(err, "Failed to look up the card"));
-    } finally {
-      setLooking(false);
-      inputRef.current?.focus();
-    }
-  };
-
-  return (
-    <div className="flex flex-col gap-3">
-      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-2" aria-label="Add cards to the sale">
-        <Field label="Scan a barcode or search by name" hint="A USB scanner types here; Enter adds the card.">
-          <input
-            ref={inputRef}
-            className={selectClassName}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            enterKeyHint="search"
-            data-testid="sale-scan-field"
-          />
-        </Field>
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={looking}>
-            <Search aria-hidden="true" className="h-4 w-4" />
-            {looking ? "Looking up..." : "Add or search"}
-          </Button>
-          <Button
-            variant="outline"
-            onClick={() => {
-              inputRef.current?.focus();
-              setCamera(true);
-            }}
-          >
-            <Camera aria-hidden="true" className="h-4 w-4" />
-            Scan with camera
-          </Button>
-        </div>
-      </form>
-      {results ? (
-        results.products.length === 0 ? (
-          <p className="text-sm" role="status">
-            {status === "loaded"
-              ? `No card in the catalogue matches "${results.q}".`
-              : "No barcode matches, and the catalogue is still loading: try the name again in a moment."}
-          </p>
-        ) : (
-          <ul aria-label={`Cards matching ${results.q}`} className="flex flex-col gap-1">
-            {results.products.map((p) => (
-              <li
-                key={p.id}
-                className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-gray-200 p-2 dark:border-gray-700"
-              >
-                <span className="min-w-0 break-words text-sm">
-                  <span className="font-semibold">{p.product_name}</span>
-                  {p.set_name ? ` · ${p.set_name}` : ""} · {p.quantity_on_hand} in stock
-                </span>
-                <Button
-                  size="sm"
-                  aria-label={`Add ${p.product_name}`}
-                  onClick={() => {
-                    onProduct(p);
-                    setResults(null);
-                    setText("");
-                    inputRef.current?.focus();
-                  }}
-                >
-                  Add
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )
-      ) : null}
-      {camera ? (
-        <Suspense fallback={<Spinner label="Loading the scanner" />}>
-          <ScannerOverlay
-            mode="lookup"
-            onClose={() => setCamera(false)}
-            onFound={(p) => {
-              setCamera(false);
-              onProduct(p);
-            }}
-          />
-        </Suspense>
-      ) : null}
     </div>
   );
 }
