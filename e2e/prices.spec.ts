@@ -177,7 +177,7 @@ test("where people look: the market price beside the price in the inventory (lap
   // Unmatched: the product no id or set finds, linked by the printing's name, with the keyboard.
   const unmatched = page.getByTestId("prices-unmatched");
   await expect(unmatched.getByTestId("unmatched-row").first()).toBeVisible();
-  const feedChoice = unmatched.getByLabel("Feed");
+  const feedChoice = unmatched.getByLabel("Feed", { exact: true });
   if (await feedChoice.isVisible()) await feedChoice.selectOption({ label: feed });
   const looseRow = unmatched.getByTestId("unmatched-row").filter({ hasText: name });
   await looseRow.getByRole("button", { name: `Link ${name}` }).focus();

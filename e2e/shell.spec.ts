@@ -76,7 +76,18 @@ test.describe("views and navigation per role", () => {
   });
 
   /** The views a manager and a super admin are offered, in order. */
-  const EVERY_VIEW = ["Streamer View", "Full Inventory", "Reports", "Manage Users", "Orders", "Prices", "Integrations"];
+  const EVERY_VIEW = [
+    "Streamer View",
+    "Full Inventory",
+    "Counter",
+    "Customers",
+    "Stock take",
+    "Reports",
+    "Manage Users",
+    "Orders",
+    "Prices",
+    "Integrations",
+  ];
 
   test("manager and super admin: every view", async ({ page }) => {
     const manager = await createUser(api, "manager");
