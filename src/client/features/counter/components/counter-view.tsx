@@ -1,4 +1,4 @@
-import { CheckCircle2, FileText, HandCoins, RotateCcw, ScanLine, SlidersHorizontal, Trash2, Undo2 } from "lucide-react";
+import { CheckCircle2, HandCoins, RotateCcw, ScanLine, SlidersHorizontal, Trash2, Undo2 } from "lucide-react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import {
   type Customer,
@@ -20,7 +20,6 @@ import { Dialog } from "../../../components/ui/dialog";
 import { Field, inputClassName } from "../../../components/ui/field";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
-import { downloadBlob } from "../../../lib/download";
 import { apiFetch, loadErrorText, messageOr } from "../../../lib/http";
 import { useAuth } from "../../auth";
 import { useMoney } from "../../settings";
@@ -29,6 +28,7 @@ import { receiptPdf, SHOP_NAME } from "../receipt-pdf";
 import { BuySettingsDialog } from "./buy-settings";
 import { CustomerPicker, customerName } from "./customer-picker";
 import { FeedSearch } from "./feed-search";
+import { PrintReceiptButton } from "./print-receipt-button";
 import { ScanOrSearch } from "./scan-or-search";
 
 export const CONDITION_SHORT: Record<Condition, string> = {
@@ -641,26 +641,6 @@ function SplitCash({
 /** After acceptance: what was bought and paid, the receipt to print, and a new trade-in. */
 function AcceptedPanel({ tradeIn, customer, onNew }: { tradeIn: TradeIn; customer: Customer | null; onNew: () => void }) {
   const money = useMoney();
-  const [printing, setPrinting] = useState(false);
-  const [failed, setFailed] = useState<string | null>(null);
-  const print = async () => {
-    setPrinting(true);
-    setFailed(null);
-    try {
-      const pdf = await receiptPdf({
-        shopName: SHOP_NAME,
-        tradeIn,
-        customer: customer ? customerName(customer) : null,
-        money,
-        date: new Date(tradeIn.accepted_at ?? tradeIn.created_at),
-      });
-      downloadBlob(`trade-in-${tradeIn.number}.pdf`, new Blob([pdf as Uint8Array<ArrayBuffer>], { type: "application/pdf" }));
-    } catch (err) {
-      setFailed(messageOr(err, "Failed to make the receipt"));
-    } finally {
-      setPrinting(false);
-    }
-  };
   return (
     <Card className="flex flex-col gap-3 p-4" data-testid="accepted-trade-in">
       <h2 className="flex items-center gap-2 text-lg font-bold">
@@ -672,16 +652,19 @@ function AcceptedPanel({ tradeIn, customer, onNew }: { tradeIn: TradeIn; custome
         {tradeIn.credit_cents > 0 ? ` and ${money(tradeIn.credit_cents)} in store credit` : ""}
         {customer ? ` to ${customerName(customer)}` : ""}.
       </p>
-      {failed ? (
-        <p role="alert" className="font-medium text-red-800 dark:text-red-200">
-          {failed}
-        </p>
-      ) : null}
       <div className="flex flex-wrap gap-2">
-        <Button onClick={() => void print()} disabled={printing}>
-          <FileText aria-hidden="true" className="h-4 w-4" />
-          {printing ? "Making the receipt..." : "Print receipt"}
-        </Button>
+        <PrintReceiptButton
+          filename={`trade-in-${tradeIn.number}.pdf`}
+          make={() =>
+            receiptPdf({
+              shopName: SHOP_NAME,
+              tradeIn,
+              customer: customer ? customerName(customer) : null,
+              money,
+              date: new Date(tradeIn.accepted_at ?? tradeIn.created_at),
+            })
+          }
+        />
         <Button variant="outline" onClick={onNew}>
           <ScanLine aria-hidden="true" className="h-4 w-4" />
           New trade-in

@@ -1,4 +1,4 @@
-import { CheckCircle2, FileText, ShoppingCart, Trash2, X } from "lucide-react";
+import { CheckCircle2, ShoppingCart, Trash2, X } from "lucide-react";
 import { Suspense, useId, useRef, useState } from "react";
 import type { Customer } from "../../../../contract/counter";
 import { customerName } from "../../../../contract/customer-rules";
@@ -11,9 +11,8 @@ import { Card } from "../../../components/ui/card";
 import { Field, inputClassName } from "../../../components/ui/field";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
-import { downloadBlob } from "../../../lib/download";
 import { ApiError, messageOr } from "../../../lib/http";
-import { CustomerPicker, ScanOrSearch, SHOP_NAME, saleReceiptPdf } from "../../counter";
+import { CustomerPicker, PrintReceiptButton, ScanOrSearch, SHOP_NAME, saleReceiptPdf } from "../../counter";
 import { useMoney } from "../../settings";
 import { customerBalance, newSaleId, useCreateOrder } from "../api/create-order";
 
@@ -319,26 +318,6 @@ function SaleDone({
   onNew: () => void;
 }) {
   const money = useMoney();
-  const [printing, setPrinting] = useState(false);
-  const [failed, setFailed] = useState<string | null>(null);
-  const print = async () => {
-    setPrinting(true);
-    setFailed(null);
-    try {
-      const pdf = await saleReceiptPdf({
-        shopName: SHOP_NAME,
-        order,
-        customer: customer ? customerName(customer) : null,
-        money,
-        creditLeft: balance,
-      });
-      downloadBlob(`sale-${order.id}.pdf`, new Blob([pdf as Uint8Array<ArrayBuffer>], { type: "application/pdf" }));
-    } catch (err) {
-      setFailed(messageOr(err, "Failed to make the receipt"));
-    } finally {
-      setPrinting(false);
-    }
-  };
   const units = order.lines.reduce((s, l) => s + l.quantity, 0);
   return (
     <div className="flex flex-col gap-3" data-testid="sale-done">
@@ -358,16 +337,21 @@ function SaleDone({
           {customerName(customer)} has {money(balance)} in store credit left.
         </p>
       ) : null}
-      {failed ? (
-        <p role="alert" className="font-medium text-red-800 dark:text-red-200">
-          {failed}
-        </p>
-      ) : null}
       <div className="flex flex-wrap gap-2">
-        <Button onClick={() => void print()} disabled={printing}>
-          <FileText aria-hidden="true" className="h-4 w-4" />
-          {printing ? "Making the receipt..." : "Print receipt"}
-        </Button>
+        <Suspense fallback={<Spinner label="Loading" />}>
+          <PrintReceiptButton
+            filename={`sale-${order.id}.pdf`}
+            make={() =>
+              saleReceiptPdf({
+                shopName: SHOP_NAME,
+                order,
+                customer: customer ? customerName(customer) : null,
+                money,
+                creditLeft: balance,
+              })
+            }
+          />
+        </Suspense>
         <Button variant="outline" onClick={onNew}>
           <ShoppingCart aria-hidden="true" className="h-4 w-4" />
           New sale
