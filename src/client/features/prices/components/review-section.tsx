@@ -12,6 +12,7 @@ import { useProposals } from "../api/list-proposals";
 import { useAcceptWithUndo } from "../hooks/use-accept-with-undo";
 import { changeText, pricesText } from "../proposal-text";
 import { Panel } from "./panel";
+import { ShowMore } from "./show-more";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -105,16 +106,7 @@ export function ReviewSection() {
           ) : (
             <ProposalsTable proposals={shown} selected={selected} onToggle={toggle} onToggleAll={toggleAll} />
           )}
-          {list.hasNextPage ? (
-            <div className="flex flex-wrap items-center justify-center gap-3">
-              <p className="text-sm text-gray-700 dark:text-gray-300">
-                Showing {count(shown.length)} of {count(bigOnly ? list.big : list.total)}
-              </p>
-              <Button variant="outline" size="sm" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-                {list.isFetchingNextPage ? "Loading..." : "Show more"}
-              </Button>
-            </div>
-          ) : null}
+          <ShowMore shown={shown.length} total={bigOnly ? list.big : list.total} list={list} />
         </>
       )}
       {confirmAll ? (

@@ -10,6 +10,7 @@ import { useUnderMarket } from "../api/under-market";
 import { ageText } from "../market-age";
 import { Panel } from "./panel";
 import { ProductLink } from "./product-link";
+import { ShowMore } from "./show-more";
 
 const count = (n: number) => n.toLocaleString("en-US");
 const cell = "px-2 py-1.5 align-top";
@@ -113,16 +114,7 @@ export function UnderMarketSection({ onOpenProduct }: { onOpenProduct?: (id: num
               </tbody>
             </table>
           </section>
-          {list.hasNextPage ? (
-            <div className="flex flex-wrap items-center justify-center gap-3">
-              <p className="text-sm text-gray-700 dark:text-gray-300">
-                Showing {count(list.products.length)} of {count(list.total)}
-              </p>
-              <Button variant="outline" size="sm" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-                {list.isFetchingNextPage ? "Loading..." : "Show more"}
-              </Button>
-            </div>
-          ) : null}
+          <ShowMore shown={list.products.length} total={list.total} list={list} />
         </>
       )}
     </Panel>

@@ -13,6 +13,7 @@ import { useMoney } from "../../settings";
 import { useFeeds } from "../api/list-feeds";
 import { CARD_SEARCH_MIN, linkable, useFeedCards, useLinkProduct, useUnmatched } from "../api/unmatched";
 import { Panel } from "./panel";
+import { ShowMore } from "./show-more";
 
 type Unmatched = UnmatchedAnswer["products"][number];
 
@@ -101,16 +102,7 @@ export function UnmatchedSection() {
             </li>
           ))}
         </ul>
-        {list.hasNextPage ? (
-          <div className="flex flex-wrap items-center justify-center gap-3">
-            <p className="text-sm text-gray-700 dark:text-gray-300">
-              Showing {count(list.products.length)} of {count(list.total)}
-            </p>
-            <Button variant="outline" size="sm" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? "Loading..." : "Show more"}
-            </Button>
-          </div>
-        ) : null}
+        <ShowMore shown={list.products.length} total={list.total} list={list} />
       </>
     );
   }
