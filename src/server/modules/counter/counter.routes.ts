@@ -152,7 +152,8 @@ export async function counterRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: customers,
         security,
-        summary: "Erase a customer: name, email, phone and notes removed; credit entries, trade-ins and orders kept with their sums",
+        summary:
+          "Erase a customer: name, email, phone, notes and their trade-ins' notes removed; credit entries, trade-ins and orders kept with their sums",
         description: `Audited with who. 409 when erased already. ${WHO_COUNTER}`,
         params: idParamsSchema,
         response: { 200: z.object({ customer: customerSchema }), ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
