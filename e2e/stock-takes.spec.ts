@@ -24,6 +24,8 @@ interface Shelf {
   extra: Product;
   /** Stock 2, never scanned. */
   missing: Product;
+  /** Sixteen more at home here, each counted as stocked (1, 2 or 3): the location holds 20 products. */
+  plain: Product[];
   /** At home in another location, found here. */
   elsewhere: Product;
   unknownBarcode: string;
@@ -42,6 +44,9 @@ async function shelf(): Promise<Shelf> {
     sold: await product({ product_name: uniqueName("Sold"), quantity_on_hand: 4 }),
     extra: await product({ product_name: uniqueName("Extra"), quantity_on_hand: 1 }),
     missing: await product({ product_name: uniqueName("Missing"), quantity_on_hand: 2 }),
+    plain: await Promise.all(
+      Array.from({ length: 16 }, (_, i) => product({ product_name: uniqueName(`Shelf ${i + 1}`), quantity_on_hand: (i % 3) + 1 })),
+    ),
     elsewhere: await createProduct(api, { product_name: uniqueName("Elsewhere"), location: other, quantity_on_hand: 1 }),
     unknownBarcode: uniqueEan13(),
   };
@@ -90,6 +95,12 @@ async function countTheRest(page: Page, s: Shelf) {
   await expect(result(page)).toHaveAttribute("data-result", "found");
   await expect(result(page)).toContainText(`Found: ${s.extra.product_name}. Counted 2.`);
 
+  // The rest of the shelf, each as a stack typed with its barcode.
+  for (const p of s.plain) {
+    await usbScan(page, `${p.barcode} x ${p.quantity_on_hand}`);
+    await expect(result(page)).toContainText(`Found: ${p.product_name}. Counted ${p.quantity_on_hand}.`);
+  }
+
   await usbScan(page, s.elsewhere.barcode);
   await expect(result(page)).toHaveAttribute("data-result", "new_to_location");
   await expect(result(page)).toContainText(`New to this location: ${s.elsewhere.product_name}. Counted 1.`);
@@ -98,7 +109,7 @@ async function countTheRest(page: Page, s: Shelf) {
   await expect(result(page)).toHaveAttribute("data-result", "unknown");
   await expect(result(page)).toContainText(`Unknown barcode ${s.unknownBarcode}.`);
 
-  await expect(page.getByTestId("running-totals")).toContainText("5 products, 9 items");
+  await expect(page.getByTestId("running-totals")).toContainText("21 products, 40 items");
   await expect(page.getByTestId("waiting-scans")).toHaveText("Every scan is sent.");
 }
 
@@ -121,6 +132,10 @@ async function finishAndReview(page: Page, s: Shelf) {
   await figures(s.extra, ["1", "2", "+1"], "Counted");
   await figures(s.missing, ["2", "0", "-2"], "Never scanned");
   await figures(s.elsewhere, ["1", "1", "0"], "Found elsewhere");
+  for (const p of s.plain) {
+    const n = String(p.quantity_on_hand);
+    await figures(p, [n, n, "0"], "Counted");
+  }
   await expect(line(s.missing).locator("td").nth(5)).toHaveText("-$8.00");
   await expect(page.getByRole("region", { name: "Expected but never scanned (1)" })).toContainText(s.missing.product_name);
   await expect(page.getByRole("region", { name: "Found in another location (1)" })).toContainText(s.elsewhere.product_name);
@@ -145,6 +160,7 @@ async function approveAsManager(browser: Browser, manager: TestUser, id: number,
     expect(await stock(s.extra)).toBe(2);
     expect(await stock(s.missing)).toBe(0);
     expect(await stock(s.elsewhere)).toBe(1);
+    for (const p of s.plain) expect(await stock(p)).toBe(p.quantity_on_hand);
     const number = Number(/#(\d+)/.exec((await page.getByRole("heading", { level: 1 }).textContent()) ?? "")?.[1]);
     await page.getByRole("button", { name: `Audit of ${s.missing.product_name}` }).click();
     const audit = page.getByRole("dialog");
@@ -196,7 +212,7 @@ test("counting with a USB scanner: scan after scan in the field, a sale during t
     await other.goto(`/stock-takes/${id}`);
     await expect(other.getByTestId("running-totals")).toContainText("1 product, 2 items");
     await countTheRest(page, s);
-    await expect(other.getByTestId("running-totals")).toContainText("5 products, 9 items");
+    await expect(other.getByTestId("running-totals")).toContainText("21 products, 40 items");
   } finally {
     await watching.close();
   }
