@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { TradeIn } from "../../../contract/counter";
 import { formatMoney } from "../../../contract/money";
-import { printable, receiptLines, receiptPdf } from "./receipt-pdf";
+import { printable } from "../../lib/pdf";
+import { receiptLines, receiptPdf } from "./receipt-pdf";
 
 const line = (id: number, fields: Partial<TradeIn["lines"][number]>) => ({
   id,

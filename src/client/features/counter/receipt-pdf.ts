@@ -1,5 +1,6 @@
 import type { PaymentMethod, TradeIn } from "../../../contract/counter";
 import type { Order } from "../../../contract/orders";
+import { newPdf, printable } from "../../lib/pdf";
 
 export { SHOP_NAME } from "./shop-name";
 
@@ -15,9 +16,6 @@ export interface ReceiptInput {
 }
 
 const PAYOUT_TEXT = { cash: "Cash", credit: "Store credit", split: "Split: cash and store credit" } as const;
-
-/** The standard fonts encode WinAnsi only: other characters (a name in another script) print as "?". */
-export const printable = (text: string) => text.replace(/[^\x20-\x7E\xA0-\xFF\u20AC]/g, "?");
 
 /** The receipt's lines of text, top to bottom (the PDF draws them; tests read them). */
 export function receiptLines({ shopName, tradeIn, customer, money, date }: ReceiptInput): string[] {
@@ -84,10 +82,8 @@ export async function saleReceiptPdf(input: SaleReceiptInput): Promise<Uint8Arra
 
 /** Draws receipt lines on letter pages: the first two as headings, then the rest, and a signature line when asked for. */
 async function linesPdf(title: string, lines: string[], signature: string | null): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts } = await import("pdf-lib");
-  const doc = await PDFDocument.create();
-  doc.setTitle(printable(title));
-  doc.setCreator("Blez Inventory");
+  const { doc, lib } = await newPdf(title);
+  const { StandardFonts } = lib;
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const width = 612;

@@ -1,3 +1,4 @@
+import { newPdf } from "../../lib/pdf";
 import { type LabelSheet, labelPosition } from "./label-sheets";
 
 const pt = (mm: number) => (mm / 25.4) * 72;
@@ -10,10 +11,7 @@ export interface LabelRun {
 
 /** A PDF of the labels on `sheet`, filled row by row, page after page; each picture embedded once. */
 export async function labelsPdf(runs: readonly LabelRun[], sheet: LabelSheet): Promise<Uint8Array> {
-  const { PDFDocument } = await import("pdf-lib");
-  const doc = await PDFDocument.create();
-  doc.setTitle("Labels");
-  doc.setCreator("Blez Inventory");
+  const { doc } = await newPdf("Labels");
   const pages: ReturnType<typeof doc.addPage>[] = [];
   let index = 0;
   for (const run of runs) {
