@@ -114,3 +114,29 @@ export function ChartOrTable({
     </div>
   );
 }
+
+/** One figure of a report's totals (inside a <dl>): its label, value, change against before, and a note. */
+export function Figure({
+  label,
+  value,
+  change,
+  note,
+  testId,
+}: {
+  label: string;
+  value: string;
+  change?: string;
+  note?: string;
+  testId?: string;
+}) {
+  return (
+    <div className="rounded-md bg-gray-50 px-2 py-1 dark:bg-gray-800">
+      <dt className="text-xs text-gray-700 dark:text-gray-300">{label}</dt>
+      <dd className="font-semibold tabular-nums" data-testid={testId}>
+        {value}
+        {change ? <span className="ml-1 text-xs font-normal text-gray-700 dark:text-gray-300">({change} vs before)</span> : null}
+      </dd>
+      {note ? <dd className="text-xs text-gray-700 dark:text-gray-300">{note}</dd> : null}
+    </div>
+  );
+}

@@ -11,6 +11,7 @@ import { ReorderSection } from "./reorder-section";
 import { Choice } from "./report-card";
 import { SalesSection } from "./sales-section";
 import { ShowsSection } from "./shows-section";
+import { ShrinkageSection } from "./shrinkage-section";
 import { StockValueSection } from "./stock-value-section";
 
 const BUCKET_LABELS: Record<ReportBucket, string> = { day: "Day", week: "Week", month: "Month" };
@@ -25,9 +26,10 @@ export interface ReportsViewProps {
 }
 
 /**
- * Reports: sales over time, stock value, top sellers and slow movers, shows compared and the
- * "To reorder" list; one screen on a laptop, stacked on a phone. Inventory users see it without
- * money at cost (the server leaves it out for them). The range is the address's: a reload or a
+ * Reports: sales over time, stock value, top sellers and slow movers, shows compared, the
+ * "To reorder" list, shrinkage (approved stock take differences) and the counter's reports; one
+ * screen on a laptop, stacked on a phone. Inventory users see it without money at cost (the
+ * server leaves it out for them). The range is the address's: a reload or a
  * link shows the same days.
  */
 export function ReportsView({ search, onSearchChange, onOpenProduct }: ReportsViewProps) {
@@ -108,6 +110,7 @@ export function ReportsView({ search, onSearchChange, onOpenProduct }: ReportsVi
         <ProductsSection range={range} cost={cost} onOpenProduct={openProduct} />
         <ShowsSection range={range} />
         <ReorderSection cost={cost} onOpenProduct={openProduct} today={today} />
+        <ShrinkageSection range={range} dark={dark} cost={cost} />
         <CounterSection range={range} cost={cost} />
       </div>
     </div>

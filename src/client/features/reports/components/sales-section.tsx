@@ -6,7 +6,7 @@ import { useMoney } from "../../settings";
 import { salesReportQuery } from "../api/get-sales-report";
 import { changeText, dayLabel, type ReportRange } from "../report-range";
 import { type Column, DataTable } from "./data-table";
-import { ChartOrTable, Choice, ReportCard } from "./report-card";
+import { ChartOrTable, Choice, Figure, ReportCard } from "./report-card";
 import { type ChartSeries, TimeChart } from "./time-chart";
 
 /** Each source keeps its colour whatever the others sold: shows blue, streamer taps green, order channels after. */
@@ -147,18 +147,5 @@ export function SalesSection({ range, dark }: { range: ReportRange; dark: boolea
         </>
       ) : null}
     </ReportCard>
-  );
-}
-
-function Figure({ label, value, change, note, testId }: { label: string; value: string; change?: string; note?: string; testId?: string }) {
-  return (
-    <div className="rounded-md bg-gray-50 px-2 py-1 dark:bg-gray-800">
-      <dt className="text-xs text-gray-700 dark:text-gray-300">{label}</dt>
-      <dd className="font-semibold tabular-nums" data-testid={testId}>
-        {value}
-        {change ? <span className="ml-1 text-xs font-normal text-gray-700 dark:text-gray-300">({change} vs before)</span> : null}
-      </dd>
-      {note ? <dd className="text-xs text-gray-700 dark:text-gray-300">{note}</dd> : null}
-    </div>
   );
 }
