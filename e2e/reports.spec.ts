@@ -1,6 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Product } from "../src/contract/products";
 import type { SalesReport } from "../src/contract/reports";
+import type { Location, ShrinkageAnswer, StockTake, StockTakeReview } from "../src/contract/stock-takes";
 import { adminApi, createProduct, createUser, signIn, uniqueName, userApi } from "./support/api";
 import { expectNoAxeViolations, letLiveToastsPassClicks } from "./support/page";
 
@@ -99,6 +100,70 @@ test("a sale that takes a product to its reorder point: managers get a toast, an
   const dialog = page.getByRole("dialog", { name: "Edit Product" });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel("Reorder point")).toHaveValue("2");
+});
+
+test("a stock take a manager approves shows in Shrinkage: the day's units missing and their value at cost", async ({ page }, testInfo) => {
+  const manager = await createUser(api, "manager");
+  const counter = await userApi(manager);
+  const name = uniqueName("Shrink case");
+  const location = (await (await counter.post("/api/locations", { data: { name } })).json()) as Location;
+  // Five in stock at $4.00 cost, two found: three missing, -$12.00 at cost.
+  const card = await createProduct(api, { product_name: uniqueName("Shrunk"), location: name, quantity_on_hand: 5, cost: 400, price: 900 });
+  const started = await counter.post("/api/stock-takes", { data: { scope: { location_ids: [location.id] } } });
+  expect(started.status()).toBe(201);
+  const take = ((await started.json()) as { stock_take: StockTake }).stock_take;
+  const scans = await counter.post(`/api/stock-takes/${take.id}/scans`, {
+    data: { scans: [{ client_scan_id: uniqueName("scan"), barcode: card.barcode, quantity: 2, location_id: location.id }] },
+  });
+  expect(scans.status()).toBe(200);
+  const approved = await counter.post(`/api/stock-takes/${take.id}/approve`, { data: {} });
+  expect(approved.status()).toBe(200);
+  expect(((await approved.json()) as StockTakeReview).lines.find((l) => l.product_id === card.id)?.applied).toBe(-3);
+  await counter.dispose();
+
+  await signIn(page, manager);
+  await letLiveToastsPassClicks(page);
+  const answer = page.waitForResponse((r) => r.url().includes("/api/reports/shrinkage?") && r.url().includes("by=day") && r.ok());
+  await openReports(page);
+  const report = (await (await answer).json()) as ShrinkageAnswer;
+  // Ours is in today's row (other tests may approve theirs today too).
+  const today = report.rows.find((r) => r.period === report.to);
+  expect(today?.stock_takes ?? 0).toBeGreaterThanOrEqual(1);
+  expect(today?.missing ?? 0).toBeGreaterThanOrEqual(3);
+  expect(today?.missing_at_cost ?? 0).toBeGreaterThanOrEqual(1200);
+
+  const shrinkage = page.getByRole("region", { name: "Shrinkage" });
+  await expect(shrinkage.getByTestId("shrinkage-missing")).toHaveText(report.totals.missing.toLocaleString("en-US"));
+  const table = shrinkage.getByRole("table", { name: /Stock take differences approved per day/ });
+  await expect(table.locator("tbody tr")).toHaveCount(report.rows.length);
+  const row = table.locator("tbody tr").nth(report.rows.indexOf(today as ShrinkageAnswer["rows"][number]));
+  const money = (cents: number) =>
+    (cents < 0 ? "-" : "") + `$${(Math.abs(cents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
+  const day = new Date(`${report.to}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  const net = today?.difference ?? 0;
+  await expect(row.locator("td")).toHaveText([
+    day,
+    String(today?.stock_takes),
+    String(today?.missing.toLocaleString("en-US")),
+    String(today?.extra.toLocaleString("en-US")),
+    `${net > 0 ? "+" : ""}${net.toLocaleString("en-US")}`,
+    money(today?.missing_at_cost ?? 0),
+    money(today?.extra_at_cost ?? 0),
+    money(today?.value_at_cost ?? 0),
+  ]);
+
+  await expectNoAxeViolations(page);
+
+  // The chart is a press away, by keyboard; on a phone the section fits the screen's width.
+  await shrinkage.getByRole("button", { name: "Numbers as a table" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(shrinkage.locator(".uplot")).toBeVisible();
+  await expect(shrinkage.getByRole("img", { name: /Units missing \(below the line\) and extra per day/ })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shrinkage.scrollIntoViewIfNeeded();
+  await expect.poll(async () => (await shrinkage.boundingBox())?.width ?? 999).toBeLessThanOrEqual(390);
+  await expectNoAxeViolations(page);
+  await shrinkage.screenshot({ path: testInfo.outputPath("shrinkage-phone.png") });
 });
 
 test("inventory users see the reports without money at cost; streamers have no Reports", async ({ page }) => {
