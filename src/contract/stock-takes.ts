@@ -22,6 +22,10 @@ export type ScanResult = (typeof SCAN_RESULTS)[number];
 export const REVIEW_LINE_STATUSES = ["counted", "missing", "misplaced", "unknown"] as const;
 export type ReviewLineStatus = (typeof REVIEW_LINE_STATUSES)[number];
 
+/** How a misplaced product was settled in the review: moved to where it was found, or kept and counted there. */
+export const PLACEMENTS = ["moved", "kept"] as const;
+export type Placement = (typeof PLACEMENTS)[number];
+
 /** The most scans one request may carry (an offline queue sends its backlog in pieces this size). */
 export const SCANS_PER_REQUEST_MAX = 500;
 /** One scan counts at most this many (a typed stack, "x 24"). */
@@ -38,11 +42,17 @@ export const STOCK_TAKE_MESSAGES = {
   locationNotFound: "Location not found",
   locationTaken: "A location with this name already exists",
   notCounting: "This stock take is no longer counting",
+  notOpen: "This stock take is no longer counting or in review",
   finished: "This stock take is already approved or cancelled",
   approving: "This stock take is being approved",
   unknownLocations: "Some of these locations do not exist",
   refused: (n: number) => `${n} product(s) could not be changed (disabled, or the stock would go below 0): approve the others`,
   scopeRequired: "Choose locations, or the whole shop",
+  notMisplaced: "This product is not found away from its location in this stock take",
+  notFoundThere: "This product was not scanned in that location in this stock take",
+  noUnknownScans: "This stock take has no unknown scans of this barcode",
+  notThisBarcode: "This product does not have this barcode: add the barcode to it first",
+  productNotFound: "Product not found",
 } as const;
 
 /**
@@ -186,6 +196,17 @@ export const reviewLineSchema = z.object({
   status: z.enum(REVIEW_LINE_STATUSES),
   /** Set once approved: the change that went through the stock path (0: nothing to change). */
   applied: z.number().int().nullable(),
+  /**
+   * A product found away from its location, settled in the review: `moved` (its location is now
+   * where it was found) or `kept` (counted where it was found, its location kept); either way it
+   * is a `counted` line. Null (or absent): not settled.
+   */
+  placement: z.enum(PLACEMENTS).nullable().optional(),
+  /**
+   * An unknown barcode that a product in the catalogue has now (created since it was scanned):
+   * link its scans to it (POST /api/stock-takes/{id}/unknown/link). Null (or absent) otherwise.
+   */
+  catalogue_product: z.object({ id: z.number().int(), name: z.string() }).nullable().optional(),
 });
 export type ReviewLine = z.infer<typeof reviewLineSchema>;
 
@@ -218,6 +239,33 @@ export const approveStockTakeBodySchema = z.object({
 export type ApproveStockTakeBody = z.infer<typeof approveStockTakeBodySchema>;
 
 export const stockTakeAnswerSchema = z.object({ stock_take: stockTakeSchema });
+
+/** POST /api/stock-takes/{id}/misplaced/move: the product's location becomes `location`, one of the names it was found in. */
+export const moveMisplacedBodySchema = z.object({
+  product_id: idSchema,
+  location: text("Location", LOCATION_MAX),
+});
+export type MoveMisplacedBody = z.infer<typeof moveMisplacedBodySchema>;
+
+/** POST /api/stock-takes/{id}/misplaced/keep: counted where it was found; the product keeps its location. */
+export const keepMisplacedBodySchema = z.object({ product_id: idSchema });
+export type KeepMisplacedBody = z.infer<typeof keepMisplacedBodySchema>;
+
+/** POST /api/stock-takes/{id}/unknown/link: the unknown scans of `barcode` become the scans of the product that has it. */
+export const linkUnknownBodySchema = z.object({ barcode: text("Barcode", BARCODE_MAX), product_id: idSchema });
+export type LinkUnknownBody = z.infer<typeof linkUnknownBodySchema>;
+
+/** POST /api/stock-takes/{id}/unknown/drop: the unknown scans of `barcode` are left out of the review and report. */
+export const dropUnknownBodySchema = z.object({ barcode: text("Barcode", BARCODE_MAX) });
+export type DropUnknownBody = z.infer<typeof dropUnknownBodySchema>;
+
+/** The answer of move, keep and link: the product's review line now. */
+export const reviewLineAnswerSchema = z.object({ line: reviewLineSchema });
+export type ReviewLineAnswer = z.infer<typeof reviewLineAnswerSchema>;
+
+/** The answer of drop: the barcode and how many of its scans were dropped. */
+export const dropUnknownAnswerSchema = z.object({ barcode: z.string(), dropped: z.number().int() });
+export type DropUnknownAnswer = z.infer<typeof dropUnknownAnswerSchema>;
 
 /** Products an approval works on per short transaction (each its own batch, the taps served between). */
 export const APPROVAL_BATCH_SIZE = 250;
@@ -252,9 +300,13 @@ export const shrinkageAnswerSchema = z.object({
 });
 export type ShrinkageAnswer = z.infer<typeof shrinkageAnswerSchema>;
 
-/** The live event `stock_take_update`: scans recorded, or the session started, approved or cancelled. */
+/**
+ * The live event `stock_take_update`: scans recorded, the session started, approved or cancelled,
+ * or its review changed (`stock_take_reviewed`: a misplaced product moved or kept, an unknown
+ * barcode linked or dropped).
+ */
 export interface StockTakeUpdate {
-  type: "stock_take_started" | "stock_take_scanned" | "stock_take_approved" | "stock_take_cancelled";
+  type: "stock_take_started" | "stock_take_scanned" | "stock_take_reviewed" | "stock_take_approved" | "stock_take_cancelled";
   stock_take: StockTake;
   /** stock_take_scanned: the new scans with what each found. */
   scans?: ScanAnswer[];

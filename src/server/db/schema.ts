@@ -965,6 +965,13 @@ export const stockTakes = pgTable(
     startedAt: ts("started_at").notNull().defaultNow(),
     finishedAt: ts("finished_at"),
     approvedBy: text("approved_by"),
+    /**
+     * The approval's lease (migration 0029): while `approving`, the approver holding it (a random id)
+     * renews it with each batch; a second approval finding it unexpired gets 409, one finding it
+     * expired (the approver crashed or restarted) takes it over and resumes the pending lines.
+     */
+    approvalLeaseUntil: ts("approval_lease_until"),
+    approvalLeaseHolder: text("approval_lease_holder"),
   },
   (t) => [
     index("stock_takes_started_idx").on(t.startedAt.desc(), t.id.desc()),
@@ -993,6 +1000,9 @@ export const stockTakeScans = pgTable(
     result: text("result"),
     countBefore: integer("count_before").notNull().default(0),
     countedAfter: integer("counted_after").notNull().default(0),
+    /** An unknown barcode's scans dropped in the review (migration 0029): kept for the record, left out of the review and report. */
+    droppedAt: ts("dropped_at"),
+    droppedBy: text("dropped_by"),
   },
   (t) => [
     uniqueIndex("stock_take_scans_client_idx").on(t.stockTakeId, t.clientScanId),
@@ -1028,10 +1038,17 @@ export const stockTakeLines = pgTable(
      * its change then (disabled, or below 0); NULL: not in the approval.
      */
     approval: text("approval", { enum: ["pending", "applied", "refused"] }),
+    /**
+     * A product found away from its location, settled in the review (migration 0029): `moved` (its
+     * location was changed to where it was found) or `kept` (counted where it was found, its location
+     * kept); NULL: not settled (the review shows it misplaced).
+     */
+    placement: text("placement", { enum: ["moved", "kept"] }),
   },
   (t) => [
     primaryKey({ columns: [t.stockTakeId, t.productId] }),
     index("stock_take_lines_product_idx").on(t.productId),
     check("stock_take_lines_approval_check", sql`${t.approval} in ('pending', 'applied', 'refused')`),
+    check("stock_take_lines_placement_check", sql`${t.placement} in ('moved', 'kept')`),
   ],
 );

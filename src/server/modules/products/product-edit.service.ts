@@ -4,7 +4,7 @@ import { EDITABLE_FIELDS, type EditableField, MESSAGES } from "../../../contract
 import { conflict, notFound } from "../../app-error.js";
 import type { ServiceContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
-import { withTransaction } from "../../db/tx.js";
+import { type AfterCommit, withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { changesSinceVersion, insertProductAudit, insertQuantityAudit } from "../audit/audit.repo.js";
 import { auditedValues, FIELD_COLUMNS, productAuditRow, quantityAuditRow, stockChanged } from "./product-changes.js";
@@ -29,37 +29,51 @@ export const EDIT_RULES =
 export async function updateProduct(ctx: ServiceContext, id: number, input: UpdateProductInput): Promise<Product> {
   requirePermission(ctx, "canManageProducts");
   if (id > MAX_ID) throw notFound(MESSAGES.productNotFound);
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
-    const current = await lockProductById(tx, id);
-    if (!current) throw notFound(MESSAGES.productNotFound);
-    const before = auditedValues(current);
-    const fields = EDITABLE_FIELDS.filter((f) => input[f] !== undefined && input[f] !== before[f]);
-    if (fields.length === 0) return toProduct(current);
-    if (input.version !== undefined && input.version !== current.version) {
-      const lost = await changedSince(tx, current, input.version, fields);
-      if (lost.length > 0) throw conflict(MESSAGES.versionConflict, { product: toProduct(current), fields: lost });
-    }
-    if (input.barcode !== undefined && fields.includes("barcode") && (await barcodeTaken(tx, input.barcode, id))) {
-      throw conflict(MESSAGES.barcodeExists);
-    }
+  return withTransaction(ctx.db, (tx, afterCommit) => updateProductIn(ctx, tx, afterCommit, id, input));
+}
 
-    const row = await writeEdit(tx, id, Object.fromEntries(fields.map((f) => [FIELD_COLUMNS[f], input[f]])));
-    const after = auditedValues(row);
-    await insertProductAudit(tx, [
-      productAuditRow(ctx, row, "UPDATE", {
-        fields,
-        oldValues: Object.fromEntries(fields.map((f) => [f, before[f]])),
-        newValues: Object.fromEntries(fields.map((f) => [f, after[f]])),
-      }),
-    ]);
-    const quantityChange = row.quantityOnHand - current.quantityOnHand;
-    if (quantityChange !== 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, current.quantityOnHand, "edit", "Product edited")]);
-    const product = toProduct(row);
-    const extra = quantityChange !== 0 ? { quantity_change: quantityChange } : {};
-    const level = { quantity: current.quantityOnHand, reorderPoint: current.reorderPoint };
-    afterCommit(() => stockChanged(ctx, { type: "product_updated", products: [{ product, before: level, extra }] }));
-    return product;
-  });
+/**
+ * The one way a product is edited (updateProduct's body: audited, live events and webhooks, its
+ * version and revision moved), inside the caller's transaction: a stock take moves a misplaced
+ * product to where it was found in the same one as it settles the line. The caller checks the
+ * permission.
+ */
+export async function updateProductIn(
+  ctx: ServiceContext,
+  tx: Db,
+  afterCommit: AfterCommit,
+  id: number,
+  input: UpdateProductInput,
+): Promise<Product> {
+  const current = await lockProductById(tx, id);
+  if (!current) throw notFound(MESSAGES.productNotFound);
+  const before = auditedValues(current);
+  const fields = EDITABLE_FIELDS.filter((f) => input[f] !== undefined && input[f] !== before[f]);
+  if (fields.length === 0) return toProduct(current);
+  if (input.version !== undefined && input.version !== current.version) {
+    const lost = await changedSince(tx, current, input.version, fields);
+    if (lost.length > 0) throw conflict(MESSAGES.versionConflict, { product: toProduct(current), fields: lost });
+  }
+  if (input.barcode !== undefined && fields.includes("barcode") && (await barcodeTaken(tx, input.barcode, id))) {
+    throw conflict(MESSAGES.barcodeExists);
+  }
+
+  const row = await writeEdit(tx, id, Object.fromEntries(fields.map((f) => [FIELD_COLUMNS[f], input[f]])));
+  const after = auditedValues(row);
+  await insertProductAudit(tx, [
+    productAuditRow(ctx, row, "UPDATE", {
+      fields,
+      oldValues: Object.fromEntries(fields.map((f) => [f, before[f]])),
+      newValues: Object.fromEntries(fields.map((f) => [f, after[f]])),
+    }),
+  ]);
+  const quantityChange = row.quantityOnHand - current.quantityOnHand;
+  if (quantityChange !== 0) await insertQuantityAudit(tx, [quantityAuditRow(ctx, row, current.quantityOnHand, "edit", "Product edited")]);
+  const product = toProduct(row);
+  const extra = quantityChange !== 0 ? { quantity_change: quantityChange } : {};
+  const level = { quantity: current.quantityOnHand, reorderPoint: current.reorderPoint };
+  afterCommit(() => stockChanged(ctx, { type: "product_updated", products: [{ product, before: level, extra }] }));
+  return product;
 }
 
 /**

@@ -135,9 +135,17 @@ describe("an approval of a few thousand products", () => {
     async () => {
       const n = 700;
       const { session, ids } = await countedLocation(n, 700);
-      // As a crash leaves it: the session approving, its lines pending, the first batch committed.
+      // As a crash leaves it once its lease has expired: the session approving, its lines pending, the first batch committed.
       const first = ids.slice(0, APPROVAL_BATCH_SIZE);
-      await t.app.db.update(stockTakes).set({ status: "approving", approvedBy: "earlier" }).where(eq(stockTakes.id, session.id));
+      await t.app.db
+        .update(stockTakes)
+        .set({
+          status: "approving",
+          approvedBy: "earlier",
+          approvalLeaseHolder: "crashed",
+          approvalLeaseUntil: new Date(Date.now() - 1_000),
+        })
+        .where(eq(stockTakes.id, session.id));
       await t.app.db.update(stockTakeLines).set({ approval: "pending" }).where(eq(stockTakeLines.stockTakeId, session.id));
       for (const id of first) {
         const res = await manager.put(`/api/products/${id}/quantity`, { quantity_change: 1, reason: `Stock take #${session.number}` });

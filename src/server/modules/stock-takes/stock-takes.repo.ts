@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { gtinKey } from "../../../contract/gtin.js";
 import { QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
-import type { StockTakeStatus } from "../../../contract/stock-takes.js";
+import type { Placement, StockTakeStatus } from "../../../contract/stock-takes.js";
 import type { Db } from "../../db/client.js";
-import { locations, products, quantityAudit, stockTakeScans, stockTakes } from "../../db/schema.js";
+import { locations, products, quantityAudit, stockTakeLines, stockTakeScans, stockTakes } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 
 /** The stock takes' statements (migration 0024): locations, sessions, scans and lines. */
@@ -85,6 +85,8 @@ function stockTakeColumns() {
     startedAt: stockTakes.startedAt,
     finishedAt: stockTakes.finishedAt,
     approvedBy: stockTakes.approvedBy,
+    approvalLeaseUntil: stockTakes.approvalLeaseUntil,
+    approvalLeaseHolder: stockTakes.approvalLeaseHolder,
   };
 }
 
@@ -195,7 +197,13 @@ export async function unknownCounted(db: Db, stockTakeId: number, barcode: strin
   const [row] = await db
     .select({ n: sql<number>`coalesce(sum(${stockTakeScans.quantity}), 0)`.mapWith(Number) })
     .from(stockTakeScans)
-    .where(and(eq(stockTakeScans.stockTakeId, stockTakeId), eq(stockTakeScans.barcode, barcode), sql`${stockTakeScans.productId} is null`));
+    .where(
+      and(
+        eq(stockTakeScans.stockTakeId, stockTakeId),
+        eq(stockTakeScans.barcode, barcode),
+        sql`${stockTakeScans.productId} is null and ${stockTakeScans.droppedAt} is null`,
+      ),
+    );
   return row?.n ?? 0;
 }
 
@@ -218,6 +226,8 @@ export interface LineRow {
   applied: number | null;
   /** The approval's progress on it: pending, applied, refused; null when not in an approval. */
   approval: "pending" | "applied" | "refused" | null;
+  /** Found away from its location and settled in the review: moved there, or kept (counted there). */
+  placement: Placement | null;
   /** Names of the locations it was scanned in ("" for scans without one). */
   foundIn: string[];
   scanned: boolean;
@@ -237,6 +247,7 @@ interface RawLine {
   approved_expected: number | null;
   applied: number | null;
   approval?: LineRow["approval"];
+  placement?: Placement | null;
   found_in: string[] | string | null;
 }
 
@@ -256,6 +267,7 @@ function toLine(r: RawLine, scanned: boolean): LineRow {
     approvedExpected: r.approved_expected,
     applied: r.applied,
     approval: r.approval ?? null,
+    placement: r.placement ?? null,
     foundIn: [...foundIn].sort(),
     scanned,
   };
@@ -280,7 +292,7 @@ export async function linesOf(db: Db, stockTakeId: number, productIds?: number[]
              select sum(q.quantity_change) from quantity_audit q
               where q.product_id = l.product_id and q.id > l.base_audit_id
                 and q.stock_take_id is distinct from l.stock_take_id), 0) as expected,
-           p.quantity_on_hand as quantity, l.approved_expected, l.applied, l.approval, ${foundInOf(stockTakeId)} as found_in
+           p.quantity_on_hand as quantity, l.approved_expected, l.applied, l.approval, l.placement, ${foundInOf(stockTakeId)} as found_in
       from stock_take_lines l join products p on p.id = l.product_id
      where l.stock_take_id = ${stockTakeId} ${only}
      order by p.product_name, p.id`);
@@ -316,12 +328,12 @@ export interface UnknownRow {
   foundIn: string[];
 }
 
-/** Barcodes scanned in the session that named no product, with their counts. */
+/** Barcodes scanned in the session that named no product, with their counts (scans dropped in the review left out). */
 export async function unknownScansOf(db: Db, stockTakeId: number): Promise<UnknownRow[]> {
   const result = await db.execute(sql`
     select s.barcode, sum(s.quantity)::int as counted, json_agg(distinct coalesce(loc.name, '')) as found_in
       from stock_take_scans s left join locations loc on loc.id = s.location_id
-     where s.stock_take_id = ${stockTakeId} and s.product_id is null
+     where s.stock_take_id = ${stockTakeId} and s.product_id is null and s.dropped_at is null
      group by s.barcode order by s.barcode`);
   return rowsOf<{ barcode: string; counted: number; found_in: string[] | string }>(result).map((r) => ({
     barcode: r.barcode,
@@ -329,6 +341,117 @@ export async function unknownScansOf(db: Db, stockTakeId: number): Promise<Unkno
     foundIn: (typeof r.found_in === "string" ? (JSON.parse(r.found_in) as string[]) : r.found_in).sort(),
   }));
 }
+
+/**
+ * The products the catalogue has now for these barcodes (each barcode's exact match first, else
+ * another form of its GTIN, as a scan finds them): an unknown barcode whose product was created since.
+ */
+export async function productsForBarcodes(db: Db, barcodes: string[]): Promise<Map<string, { id: number; name: string }>> {
+  const found = new Map<string, { id: number; name: string }>();
+  if (barcodes.length === 0) return found;
+  const keys = barcodes.map((b) => gtinKey(b));
+  const rows = await db
+    .select({ id: products.id, name: products.productName, barcode: products.barcode, key: products.barcodeKey })
+    .from(products)
+    .where(
+      or(
+        sql`${products.barcode} in (select json_array_elements_text(${JSON.stringify(barcodes)}::json))`,
+        sql`${products.barcodeKey} in (select json_array_elements_text(${JSON.stringify(keys)}::json))`,
+      ),
+    );
+  barcodes.forEach((barcode, i) => {
+    const row = rows.find((r) => r.barcode === barcode) ?? rows.find((r) => r.key !== null && r.key === keys[i]);
+    if (row) found.set(barcode, { id: row.id, name: row.name });
+  });
+  return found;
+}
+
+export async function productExists(db: Db, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: products.id }).from(products).where(eq(products.id, id));
+  return row !== undefined;
+}
+
+/** Settles a misplaced product's line: moved to where it was found, or kept (counted there). */
+export async function setPlacement(db: Db, stockTakeId: number, productId: number, placement: Placement): Promise<void> {
+  await db
+    .update(stockTakeLines)
+    .set({ placement })
+    .where(and(eq(stockTakeLines.stockTakeId, stockTakeId), eq(stockTakeLines.productId, productId)));
+}
+
+/**
+ * The unknown scans of `barcode` (not dropped) become the product's: answers the quantity they
+ * counted (0 when there were none).
+ */
+export async function linkUnknownScans(db: Db, stockTakeId: number, barcode: string, productId: number): Promise<number> {
+  const result = await db.execute(sql`
+    with linked as (
+      update stock_take_scans set product_id = ${productId}
+       where stock_take_id = ${stockTakeId} and barcode = ${barcode} and product_id is null and dropped_at is null
+       returning quantity)
+    select coalesce(sum(quantity), 0)::int as counted from linked`);
+  const [row] = rowsOf<{ counted: number }>(result);
+  return Number(row?.counted ?? 0);
+}
+
+/** The unknown scans of `barcode` (not dropped yet) marked dropped: kept for the record, out of the review. Answers how many. */
+export async function dropUnknownScans(db: Db, stockTakeId: number, barcode: string, droppedBy: string): Promise<number> {
+  const rows = await db
+    .update(stockTakeScans)
+    .set({ droppedAt: sql`clock_timestamp()`, droppedBy })
+    .where(
+      and(
+        eq(stockTakeScans.stockTakeId, stockTakeId),
+        eq(stockTakeScans.barcode, barcode),
+        sql`${stockTakeScans.productId} is null and ${stockTakeScans.droppedAt} is null`,
+      ),
+    )
+    .returning({ id: stockTakeScans.id });
+  return rows.length;
+}
+
+/**
+ * Takes the approval's lease for `holder` until `leaseMs` from now when it is free: never taken,
+ * released, expired (its approver crashed or restarted), or already this holder's. False when
+ * another approver holds it unexpired. The caller holds the session FOR UPDATE.
+ */
+export async function takeApprovalLease(db: Db, stockTakeId: number, holder: string, leaseMs: number): Promise<boolean> {
+  const rows = await db
+    .update(stockTakes)
+    .set({ approvalLeaseUntil: leaseEnd(leaseMs), approvalLeaseHolder: holder })
+    .where(
+      and(
+        eq(stockTakes.id, stockTakeId),
+        sql`(${stockTakes.approvalLeaseUntil} is null or ${stockTakes.approvalLeaseUntil} <= clock_timestamp() or ${stockTakes.approvalLeaseHolder} = ${holder})`,
+      ),
+    )
+    .returning({ id: stockTakes.id });
+  return rows.length > 0;
+}
+
+/**
+ * Renews the lease while `holder` still has it and the session is approving (a batch's first
+ * statement: the session row is locked until the batch commits, so nobody takes the lease over
+ * while a batch runs). False when it was taken over.
+ */
+export async function renewApprovalLease(db: Db, stockTakeId: number, holder: string, leaseMs: number): Promise<boolean> {
+  const rows = await db
+    .update(stockTakes)
+    .set({ approvalLeaseUntil: leaseEnd(leaseMs) })
+    .where(and(eq(stockTakes.id, stockTakeId), eq(stockTakes.approvalLeaseHolder, holder), eq(stockTakes.status, "approving")))
+    .returning({ id: stockTakes.id });
+  return rows.length > 0;
+}
+
+/** Gives the lease up (the approval ended, or failed: another may resume it at once). */
+export async function releaseApprovalLease(db: Db, stockTakeId: number, holder: string): Promise<void> {
+  await db
+    .update(stockTakes)
+    .set({ approvalLeaseUntil: null, approvalLeaseHolder: null })
+    .where(and(eq(stockTakes.id, stockTakeId), eq(stockTakes.approvalLeaseHolder, holder)));
+}
+
+const leaseEnd = (leaseMs: number) => sql`clock_timestamp() + make_interval(secs => ${leaseMs / 1000}::double precision)`;
 
 /** The ids as one JSON parameter (a whole shop's products are more than a statement's 65,535 parameters). */
 const idList = (ids: number[]) => sql`(select json_array_elements_text(${JSON.stringify(ids)}::json)::int)`;

@@ -5,8 +5,14 @@ import { salesQuerySchema } from "../../../contract/reports.js";
 import {
   approveStockTakeBodySchema,
   createLocationBodySchema,
+  dropUnknownAnswerSchema,
+  dropUnknownBodySchema,
+  keepMisplacedBodySchema,
+  linkUnknownBodySchema,
   locationSchema,
   locationsFromProductsAnswerSchema,
+  moveMisplacedBodySchema,
+  reviewLineAnswerSchema,
   scansAnswerSchema,
   scansBodySchema,
   shrinkageAnswerSchema,
@@ -24,11 +30,15 @@ import {
   approveStockTake,
   cancelStockTake,
   createLocation,
+  dropUnknown,
   finishCounting,
   getLocations,
   getStockTake,
+  keepMisplaced,
+  linkUnknown,
   listSessions,
   locationsFromProducts,
+  moveMisplaced,
   recordScans,
   reviewStockTake,
   shrinkageReport,
@@ -49,6 +59,10 @@ const EXPECTED =
   "Each product's expected quantity is its stock when it was first counted in the session, moved by every stock " +
   "change to it after that (taps, orders, imports, edits: anything in the quantity audit), so the difference is " +
   "what is really missing or extra while the shop keeps selling.";
+/** What the review actions share: when, who, and who hears them. */
+const REVIEW_ACTION =
+  "Only while the session is counting or in review (409 otherwise, and 409 when the line is not what the action " +
+  "settles). Every device counting the session hears it live (`stock_take_update`, type `stock_take_reviewed`).";
 const conflictAnswer = describedError(409, z.object({ error: z.string(), product_ids: z.array(z.number().int()).optional() }));
 
 /** Stock takes (issue 41): locations, count sessions, scans, review and approval (src/contract/stock-takes.ts). */
@@ -196,7 +210,10 @@ export async function stockTakesRoutes(app: ZodApp): Promise<void> {
         summary: "The differences before anything changes: per product and per location, at cost and at price",
         description:
           `${EXPECTED} Lines: \`counted\`, \`missing\` (expected in the session's locations, never scanned), ` +
-          "`misplaced` (scanned in another location than its own) and `unknown` (a barcode no product has). " +
+          "`misplaced` (scanned in another location than its own, not yet moved or counted there: " +
+          "POST .../misplaced/move and .../misplaced/keep; once settled the line is `counted` with `placement` " +
+          "`moved` or `kept`) and `unknown` (a barcode no product has; `catalogue_product` when a product has it " +
+          "now: POST .../unknown/link; scans dropped with POST .../unknown/drop are left out). " +
           `Values are cents. An approved session shows what its approval recorded. ${WHO}`,
         params: idParamsSchema,
         response: { 200: stockTakeReviewSchema, ...errorAnswers(400, 401, 403, 404, 429, 503) },
@@ -217,8 +234,11 @@ export async function stockTakesRoutes(app: ZodApp): Promise<void> {
           "Each difference is a quantity change like any tap: a quantity audit entry with the reason `Stock take #N` " +
           "and the session's id, its webhooks and live events. It runs in short transactions of a few hundred products " +
           "(the session is `approving` meanwhile; taps are served between them) and answers the review when all are " +
-          "done. Sent twice at once it applies once (the second: 409); an approval cut off by a restart leaves the " +
-          "session `approving`, and approving it again resumes it (nothing is applied twice). 409 with `product_ids` " +
+          "done. The approval holds a lease on the session, renewed by each batch and kept in the database, so any " +
+          "server process answers alike: sent twice at once it applies once (the second: 409 `This stock take is being " +
+          "approved`, also while the first is still running). An approval cut off by a crash or a restart leaves the " +
+          "session `approving` until its lease expires (30 seconds without a batch); approving it again then takes " +
+          "the lease over and resumes it from its pending lines (nothing is applied twice). 409 with `product_ids` " +
           "when a product cannot take its change (disabled, or its stock would go below 0), checked before anything " +
           "changes: approve the others. A product refused while the batches run (its stock changed since) is left " +
           `unapplied and listed in \`refused_product_ids\`; the others are applied. ${WHO}`,
@@ -228,6 +248,92 @@ export async function stockTakesRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => approveStockTake(serviceContext(app, request), app.database, request.params.id, request.body),
+  );
+
+  app.post(
+    "/stock-takes/:id/misplaced/move",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Move a product found in another location there: its location becomes that location's name",
+        description:
+          "For a `misplaced` review line: `location` is one of its `found_in` names (any case; 409 when it was not " +
+          "scanned there). The product's `location` changes through the products' one edit path, as an edit in " +
+          "PUT /api/products/{id} does: a product audit entry, live events, webhooks, its version and the " +
+          "catalogue's revision moved. The line is then a `counted` line (`placement: moved`); answers it. " +
+          `${REVIEW_ACTION} ${WHO}`,
+        params: idParamsSchema,
+        body: moveMisplacedBodySchema,
+        response: { 200: reviewLineAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => ({ line: await moveMisplaced(serviceContext(app, request), request.params.id, request.body) }),
+  );
+
+  app.post(
+    "/stock-takes/:id/misplaced/keep",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Count a product found in another location where it was found; it keeps its location",
+        description:
+          "For a `misplaced` review line: nothing changes in the product; the line is then a `counted` line " +
+          `(\`placement: kept\`); answers it. ${REVIEW_ACTION} ${WHO}`,
+        params: idParamsSchema,
+        body: keepMisplacedBodySchema,
+        response: { 200: reviewLineAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => ({ line: await keepMisplaced(serviceContext(app, request), request.params.id, request.body) }),
+  );
+
+  app.post(
+    "/stock-takes/:id/unknown/link",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Link an unknown barcode's scans to the product that has that barcode now",
+        description:
+          "After the product was created (from the review's Add product form with the barcode filled in, or " +
+          "elsewhere): the session's unknown scans of `barcode` (not dropped) become the product's, and its line " +
+          "gets their count with its expected quantity taken now, as at a first scan (every later stock change " +
+          "moves it). The product must be the one a scan of `barcode` finds (the barcode, or another form of its " +
+          "GTIN): 409 otherwise, 404 when there is no such product, 409 when the session has no unknown scans of " +
+          "it. A product without a location is counted where it was found (`placement: kept`). Answers its line. " +
+          `${REVIEW_ACTION} ${WHO}`,
+        params: idParamsSchema,
+        body: linkUnknownBodySchema,
+        response: { 200: reviewLineAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => ({ line: await linkUnknown(serviceContext(app, request), request.params.id, request.body) }),
+  );
+
+  app.post(
+    "/stock-takes/:id/unknown/drop",
+    {
+      config: count,
+      schema: {
+        tags,
+        security,
+        summary: "Drop an unknown barcode's scans: kept for the record, left out of the review and the report",
+        description:
+          "The session's unknown scans of `barcode` are marked dropped (who and when): they still count in the " +
+          "session's `scans`, but no longer in the review, its report or its running totals. A later scan of the " +
+          "barcode is unknown again. 409 when the session has no unknown scans of it. Answers how many were " +
+          `dropped. ${REVIEW_ACTION} ${WHO}`,
+        params: idParamsSchema,
+        body: dropUnknownBodySchema,
+        response: { 200: dropUnknownAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (request) => dropUnknown(serviceContext(app, request), request.params.id, request.body),
   );
 
   app.post(

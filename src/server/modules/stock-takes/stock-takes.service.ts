@@ -1,11 +1,17 @@
+import { randomUUID } from "node:crypto";
 import type { Product } from "../../../contract/products.js";
 import { seesCost } from "../../../contract/report-rules.js";
 import type { SalesQuery } from "../../../contract/reports.js";
 import {
   APPROVAL_BATCH_SIZE,
   type ApproveStockTakeBody,
+  type DropUnknownAnswer,
+  type DropUnknownBody,
+  type KeepMisplacedBody,
+  type LinkUnknownBody,
   type Location,
   type LocationsFromProductsAnswer,
+  type MoveMisplacedBody,
   type ReviewLine,
   type Scan,
   type ScanAnswer,
@@ -29,8 +35,10 @@ import { yieldToPeople } from "../../db/people-first.js";
 import { withTransaction } from "../../db/tx.js";
 import { requirePermission } from "../../permissions.js";
 import { type CommittedProduct, stockChanged } from "../products/product-changes.js";
+import { updateProductIn } from "../products/product-edit.service.js";
 import {
   applyQuantityChanges,
+  dropUnknownScans,
   findAndShareLockProduct,
   findLocations,
   findScan,
@@ -43,6 +51,7 @@ import {
   type LocationRow,
   lineProductIds,
   linesOf,
+  linkUnknownScans,
   listLocations,
   listStockTakes,
   lockProducts,
@@ -51,14 +60,20 @@ import {
   markLinesApproved,
   missingOf,
   pendingProductIds,
+  productExists,
+  productsForBarcodes,
   recordCount,
   refreshMissingBases,
+  releaseApprovalLease,
+  renewApprovalLease,
   type ScanRow,
   type StockTakeRow,
+  setPlacement,
   setScanAnswer,
   setStockTakeStatus,
   shrinkageByPeriod,
   tagAuditWithStockTake,
+  takeApprovalLease,
   unknownCounted,
   unknownScansOf,
 } from "./stock-takes.repo.js";
@@ -290,12 +305,15 @@ function moneyOf(difference: number, unit: number | null): number | null {
   return unit === null ? null : difference * unit;
 }
 
+/** Scanned in a location other than its own (whether or not the review has settled it since). */
+const foundElsewhere = (line: LineRow) => line.foundIn.some((name) => name !== "" && !sameName(name, line.location));
+
 function reviewLine(line: LineRow): ReviewLine {
   const expected = line.approvedExpected ?? line.expected;
   const difference = line.counted - expected;
   let status: ReviewLine["status"] = "counted";
   if (!line.scanned || (line.counted === 0 && line.foundIn.length === 0)) status = "missing";
-  else if (line.foundIn.some((name) => name !== "" && !sameName(name, line.location))) status = "misplaced";
+  else if (line.placement === null && foundElsewhere(line)) status = "misplaced";
   return {
     product_id: line.productId,
     barcode: line.barcode,
@@ -309,6 +327,7 @@ function reviewLine(line: LineRow): ReviewLine {
     value_at_price: moneyOf(difference, line.price),
     status,
     applied: line.applied,
+    placement: line.placement,
   };
 }
 
@@ -334,7 +353,12 @@ export async function reviewStockTake(ctx: ServiceContext, id: number): Promise<
   const rows = await linesOf(ctx.db, id);
   const refused = rows.filter((l) => l.approval === "refused").map((l) => l.productId);
   const lines = [...rows, ...(open ? await missingOf(ctx.db, id, row.locationIds) : [])].map(reviewLine);
-  const unknown: ReviewLine[] = (await unknownScansOf(ctx.db, id)).map((u) => ({
+  const unknownRows = await unknownScansOf(ctx.db, id);
+  const inCatalogue = await productsForBarcodes(
+    ctx.db,
+    unknownRows.map((u) => u.barcode),
+  );
+  const unknown: ReviewLine[] = unknownRows.map((u) => ({
     product_id: null,
     barcode: u.barcode,
     name: null,
@@ -347,6 +371,7 @@ export async function reviewStockTake(ctx: ServiceContext, id: number): Promise<
     value_at_price: null,
     status: "unknown",
     applied: null,
+    catalogue_product: inCatalogue.get(u.barcode) ?? null,
   }));
   const all = [...lines, ...unknown];
   // Per location: a product's text as the location's name when it is one (any case), else as written.
@@ -366,15 +391,120 @@ export async function reviewStockTake(ctx: ServiceContext, id: number): Promise<
   };
 }
 
-/** The approvals this process is running, per database: a second one sent meanwhile gets 409. */
-const approving = new WeakMap<Database, Set<number>>();
-function approvingIn(database: Database): Set<number> {
-  let ids = approving.get(database);
-  if (!ids) {
-    ids = new Set();
-    approving.set(database, ids);
-  }
-  return ids;
+/**
+ * How long an approval's lease lasts without a batch renewing it: a second approval sent meanwhile
+ * gets 409; once it has expired (the approver crashed or restarted) approving again takes it over.
+ */
+export const APPROVAL_LEASE_MS = 30_000;
+
+export interface ApprovalOptions {
+  /** The lease's length (APPROVAL_LEASE_MS); tests take a short one rather than waiting half a minute. */
+  leaseMs?: number;
+}
+
+// Review actions -------------------------------------------------------------------------------
+
+/**
+ * The session of a review action, FOR SHARE until the action commits (an approval or a cancel
+ * waits for it; an action after they began is refused): 409 unless counting or in review.
+ */
+async function lockOpenSession(tx: ServiceContext["db"], id: number): Promise<void> {
+  const status = await lockStockTake(tx, id, "share");
+  if (status === undefined) throw notFound(STOCK_TAKE_MESSAGES.notFound);
+  if (status !== "counting" && status !== "review") throw conflict(STOCK_TAKE_MESSAGES.notOpen);
+}
+
+async function scannedLine(tx: ServiceContext["db"], id: number, productId: number): Promise<LineRow> {
+  const [line] = await linesOf(tx, id, [productId]);
+  if (!line) throw conflict(STOCK_TAKE_MESSAGES.notMisplaced);
+  return line;
+}
+
+async function lineAnswer(tx: ServiceContext["db"], id: number, productId: number): Promise<ReviewLine> {
+  return reviewLine(await scannedLine(tx, id, productId));
+}
+
+async function reviewed(ctx: ServiceContext, id: number): Promise<void> {
+  emit(ctx, "stock_take_reviewed", toStockTake(await stockTakeOrThrow(ctx, id)));
+}
+
+/**
+ * "Move": a product found away from its location gets the location it was found in (one of its
+ * found_in names) through the products' one edit path (updateProductIn, in this transaction:
+ * audited, live events and webhooks, version and revision moved, as any edit), and its line is
+ * settled `moved`: a counted line. 409 when it was not scanned there.
+ */
+export async function moveMisplaced(ctx: ServiceContext, id: number, body: MoveMisplacedBody): Promise<ReviewLine> {
+  requirePermission(ctx, ...COUNT);
+  if (id > MAX_ID) throw notFound(STOCK_TAKE_MESSAGES.notFound);
+  const line = await withTransaction(ctx.db, async (tx, afterCommit) => {
+    await lockOpenSession(tx, id);
+    const current = await scannedLine(tx, id, body.product_id);
+    if (current.placement === null && !foundElsewhere(current)) throw conflict(STOCK_TAKE_MESSAGES.notMisplaced);
+    const there = current.foundIn.find((name) => name !== "" && sameName(name, body.location));
+    if (there === undefined) throw conflict(STOCK_TAKE_MESSAGES.notFoundThere);
+    await updateProductIn(ctx, tx, afterCommit, body.product_id, { location: there });
+    await setPlacement(tx, id, body.product_id, "moved");
+    return lineAnswer(tx, id, body.product_id);
+  });
+  await reviewed(ctx, id);
+  return line;
+}
+
+/** "Count here": a product found away from its location is counted where it was found; it keeps its location. */
+export async function keepMisplaced(ctx: ServiceContext, id: number, body: KeepMisplacedBody): Promise<ReviewLine> {
+  requirePermission(ctx, ...COUNT);
+  if (id > MAX_ID) throw notFound(STOCK_TAKE_MESSAGES.notFound);
+  const line = await withTransaction(ctx.db, async (tx) => {
+    await lockOpenSession(tx, id);
+    const current = await scannedLine(tx, id, body.product_id);
+    if (!foundElsewhere(current)) throw conflict(STOCK_TAKE_MESSAGES.notMisplaced);
+    await setPlacement(tx, id, body.product_id, "kept");
+    return lineAnswer(tx, id, body.product_id);
+  });
+  await reviewed(ctx, id);
+  return line;
+}
+
+/**
+ * The unknown scans of a barcode become the scans of the product that has it now (created from
+ * the review, or elsewhere): the product is found as a scan finds it and locked FOR SHARE, and
+ * its line gets their count with its expected figure taken now, as at a first scan (recordCount).
+ * A product without a location is counted where it was found (settled `kept`). 404 without such
+ * a product; 409 when the product does not have this barcode, or there are no unknown scans of it.
+ */
+export async function linkUnknown(ctx: ServiceContext, id: number, body: LinkUnknownBody): Promise<ReviewLine> {
+  requirePermission(ctx, ...COUNT);
+  if (id > MAX_ID) throw notFound(STOCK_TAKE_MESSAGES.notFound);
+  const line = await withTransaction(ctx.db, async (tx) => {
+    await lockOpenSession(tx, id);
+    const product = await findAndShareLockProduct(tx, body.barcode);
+    if (!product || product.id !== body.product_id) {
+      if (!(await productExists(tx, body.product_id))) throw notFound(STOCK_TAKE_MESSAGES.productNotFound);
+      throw conflict(STOCK_TAKE_MESSAGES.notThisBarcode);
+    }
+    const counted = await linkUnknownScans(tx, id, body.barcode, product.id);
+    if (counted === 0) throw conflict(STOCK_TAKE_MESSAGES.noUnknownScans);
+    await recordCount(tx, id, product.id, counted);
+    if ((product.location ?? "").trim() === "") await setPlacement(tx, id, product.id, "kept");
+    return lineAnswer(tx, id, product.id);
+  });
+  await reviewed(ctx, id);
+  return line;
+}
+
+/** The unknown scans of a barcode are dropped: kept for the record, left out of the review and the report. 409 when there are none. */
+export async function dropUnknown(ctx: ServiceContext, id: number, body: DropUnknownBody): Promise<DropUnknownAnswer> {
+  requirePermission(ctx, ...COUNT);
+  if (id > MAX_ID) throw notFound(STOCK_TAKE_MESSAGES.notFound);
+  const dropped = await withTransaction(ctx.db, async (tx) => {
+    await lockOpenSession(tx, id);
+    const n = await dropUnknownScans(tx, id, body.barcode, ctx.actor.username);
+    if (n === 0) throw conflict(STOCK_TAKE_MESSAGES.noUnknownScans);
+    return n;
+  });
+  await reviewed(ctx, id);
+  return { barcode: body.barcode, dropped };
 }
 
 /** Whether a line's product cannot take its change: disabled, or its stock would go below 0. */
@@ -391,29 +521,54 @@ const cannotTake = (line: LineRow) => {
  *
  * 1. A check first, without locks: a product that cannot take its change (disabled, or its stock
  *    would go below 0) refuses the approval with 409 and its product_ids; nothing changes.
- * 2. One short transaction: the session FOR UPDATE, then `approving` with each chosen line marked
- *    `pending` (missing products get their lines). A second approval sent at once waits for that
- *    lock, then finds the session approving in this process: 409.
- * 3. Batches of up to APPROVAL_BATCH_SIZE products (nextBatchSize), each its own transaction after yieldToPeople: the
- *    products FOR UPDATE in id order, each expected figure read again under the locks, the changes
- *    applied and tagged with the session, the lines marked `applied`; stockChanged after its commit.
- *    A batch works only on lines still `pending`, so a line is applied once whoever runs it. A
- *    product refused then (it changed since the check) is marked `refused` and reported in the
- *    answer's refused_product_ids; the others are applied.
- * 4. `approved` when no line is pending. An approval cut off (a crash, a restart) leaves the session
- *    `approving`: approving again resumes it from its pending lines.
+ * 2. beginApproval, one short transaction: the session FOR UPDATE, then `approving` with each
+ *    chosen line marked `pending` (missing products get their lines) and the approval's lease
+ *    taken (approval_lease_until, approval_lease_holder: this approval's random id). The state is
+ *    the database's alone, so any server process answers alike: a second approval sent at once
+ *    waits for that lock, then finds the session approving under a lease not expired: 409. One
+ *    finding the lease expired (its approver crashed or restarted, and no batch renewed it for
+ *    `leaseMs`) takes it over and resumes the pending lines.
+ * 3. runApproval: batches of up to APPROVAL_BATCH_SIZE products (nextBatchSize), each its own
+ *    transaction after yieldToPeople, which first renews the lease (the session row stays locked
+ *    until the batch commits: nobody takes the lease over mid-batch; a lease taken over stops this
+ *    approval with 409 and rolls the batch back), then the products FOR UPDATE in id order, each
+ *    expected figure read again under the locks, the changes applied and tagged with the session,
+ *    the lines marked `applied`; stockChanged after its commit. A batch works only on lines still
+ *    `pending`, so a line is applied once whoever runs it. A product refused then (it changed
+ *    since the check) is marked `refused` and reported in the answer's refused_product_ids.
+ * 4. `approved` when no line is pending, and the lease released. An approval that fails releases
+ *    its lease (approving again resumes at once); one cut off leaves the session `approving`
+ *    until its lease expires.
  */
 export async function approveStockTake(
   ctx: ServiceContext,
   database: Database,
   id: number,
   body: ApproveStockTakeBody,
+  options: ApprovalOptions = {},
 ): Promise<StockTakeReview> {
+  const holder = await beginApproval(ctx, database, id, body, options);
+  await runApproval(ctx, database, id, holder, options);
+  const review = await reviewStockTake(ctx, id);
+  emit(ctx, "stock_take_approved", review.stock_take);
+  return review;
+}
+
+/**
+ * Steps 1 and 2 of approveStockTake: the check, then the session `approving` with its lines
+ * pending and the lease this approval's. Answers the lease's holder id for runApproval.
+ */
+export async function beginApproval(
+  ctx: ServiceContext,
+  database: Database,
+  id: number,
+  body: ApproveStockTakeBody,
+  options: ApprovalOptions = {},
+): Promise<string> {
   requirePermission(ctx, ...APPROVE);
+  const leaseMs = options.leaseMs ?? APPROVAL_LEASE_MS;
   const session = await stockTakeOrThrow(ctx, id);
   if (session.status === "approved" || session.status === "cancelled") throw conflict(STOCK_TAKE_MESSAGES.finished);
-  const running = approvingIn(database);
-  if (running.has(id)) throw conflict(STOCK_TAKE_MESSAGES.approving);
   const chosen = body.product_ids ? [...new Set(body.product_ids)] : undefined;
 
   let missing: number[] = [];
@@ -432,27 +587,46 @@ export async function approveStockTake(
     missing = missingLines.map((l) => l.productId);
   }
 
+  const holder = randomUUID();
   await withTransaction(ctx.db, async (tx) => {
     const status = await lockStockTake(tx, id, "update");
     if (status === "approved" || status === "cancelled") throw conflict(STOCK_TAKE_MESSAGES.finished);
-    if (running.has(id)) throw conflict(STOCK_TAKE_MESSAGES.approving);
-    if (status !== "approving") {
-      if (session.status === "approving") throw conflict(STOCK_TAKE_MESSAGES.approving);
-      await markApprovalPending(tx, id, missing, chosen);
-      await setStockTakeStatus(tx, id, "approving", ctx.actor.username);
+    if (status === "approving") {
+      // Another approval's, unless its lease has expired: then this one takes it over and resumes.
+      if (!(await takeApprovalLease(tx, id, holder, leaseMs))) throw conflict(STOCK_TAKE_MESSAGES.approving);
+      return;
     }
-    running.add(id);
+    // It was approving when read, and is not now: an approval began and failed meanwhile; send it again.
+    if (session.status === "approving") throw conflict(STOCK_TAKE_MESSAGES.approving);
+    await markApprovalPending(tx, id, missing, chosen);
+    await setStockTakeStatus(tx, id, "approving", ctx.actor.username);
+    if (!(await takeApprovalLease(tx, id, holder, leaseMs))) throw conflict(STOCK_TAKE_MESSAGES.approving);
   });
+  return holder;
+}
 
+/**
+ * Steps 3 and 4 of approveStockTake for the lease's holder: the pending lines in batches, each
+ * renewing the lease, then the session `approved` and the lease released. 409 when the lease was
+ * taken over meanwhile (the other approval finishes it).
+ */
+export async function runApproval(
+  ctx: ServiceContext,
+  database: Database,
+  id: number,
+  holder: string,
+  options: ApprovalOptions = {},
+): Promise<void> {
+  const leaseMs = options.leaseMs ?? APPROVAL_LEASE_MS;
+  const bulk: ServiceContext = { ...ctx, db: database.bulk.db };
   try {
-    const bulk: ServiceContext = { ...ctx, db: database.bulk.db };
     const pending = await pendingProductIds(bulk.db, id);
     let size = 50;
     for (let i = 0; i < pending.length; ) {
       await yieldToPeople(database);
       const batch = pending.slice(i, i + size);
       const started = performance.now();
-      await approveBatch(bulk, id, batch);
+      await approveBatch(bulk, id, batch, { holder, leaseMs });
       i += batch.length;
       size = nextBatchSize(batch.length, performance.now() - started);
     }
@@ -460,13 +634,13 @@ export async function approveStockTake(
     await withTransaction(ctx.db, async (tx) => {
       const status = await lockStockTake(tx, id, "update");
       if (status === "approving" && (await pendingProductIds(tx, id)).length === 0) await setStockTakeStatus(tx, id, "approved");
+      await releaseApprovalLease(tx, id, holder);
     });
-  } finally {
-    running.delete(id);
+  } catch (err) {
+    // Another may resume it at once (a lease taken over is not this approval's to release).
+    await releaseApprovalLease(ctx.db, id, holder).catch(() => {});
+    throw err;
   }
-  const review = await reviewStockTake(ctx, id);
-  emit(ctx, "stock_take_approved", review.stock_take);
-  return review;
 }
 
 /**
@@ -484,8 +658,15 @@ function nextBatchSize(size: number, tookMs: number): number {
 }
 
 /** One batch of an approval, in its own short transaction (approveStockTake, step 3). */
-async function approveBatch(ctx: ServiceContext, id: number, productIds: number[]): Promise<void> {
+async function approveBatch(
+  ctx: ServiceContext,
+  id: number,
+  productIds: number[],
+  lease: { holder: string; leaseMs: number },
+): Promise<void> {
   await withTransaction(ctx.db, async (tx, afterCommit) => {
+    // The session row first (then the products, as every writer that locks both), held to the commit.
+    if (!(await renewApprovalLease(tx, id, lease.holder, lease.leaseMs))) throw conflict(STOCK_TAKE_MESSAGES.approving);
     await lockProducts(tx, productIds);
     await refreshMissingBases(tx, id, productIds);
     const lines = (await linesOf(tx, id, productIds)).filter((l) => l.approval === "pending");
