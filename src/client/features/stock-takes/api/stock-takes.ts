@@ -1,7 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
+  DropUnknownAnswer,
   Location,
   LocationsFromProductsAnswer,
+  ReviewLine,
+  ReviewLineAnswer,
   ScanAnswer,
   ScansBody,
   StartStockTakeBody,
@@ -93,3 +96,32 @@ export const useApproveStockTake = () =>
 export async function sendScans(id: number, body: ScansBody): Promise<ScanAnswer[]> {
   return (await apiFetch<{ scans: ScanAnswer[] }>(`/api/stock-takes/${id}/scans`, { method: "POST", body })).scans;
 }
+
+// The review's actions: each answers the line (or the drop's count) and refetches the stock takes' queries.
+const reviewAction = async <T>(id: number, path: string, body: object) =>
+  apiFetch<T>(`/api/stock-takes/${id}/${path}`, { method: "POST", body });
+
+/** POST /api/stock-takes/{id}/misplaced/move: the product's location becomes where it was found (an edit of the product). */
+export const useMoveMisplaced = () =>
+  useInvalidating(
+    async ({ id, productId, location }: { id: number; productId: number; location: string }): Promise<ReviewLine> =>
+      (await reviewAction<ReviewLineAnswer>(id, "misplaced/move", { product_id: productId, location })).line,
+  );
+
+/** POST /api/stock-takes/{id}/misplaced/keep: counted where it was found; the product keeps its location. */
+export const useKeepMisplaced = () =>
+  useInvalidating(
+    async ({ id, productId }: { id: number; productId: number }): Promise<ReviewLine> =>
+      (await reviewAction<ReviewLineAnswer>(id, "misplaced/keep", { product_id: productId })).line,
+  );
+
+/** POST /api/stock-takes/{id}/unknown/link: the barcode's unknown scans become the product's (it has the barcode). */
+export const useLinkUnknown = () =>
+  useInvalidating(
+    async ({ id, barcode, productId }: { id: number; barcode: string; productId: number }): Promise<ReviewLine> =>
+      (await reviewAction<ReviewLineAnswer>(id, "unknown/link", { barcode, product_id: productId })).line,
+  );
+
+/** POST /api/stock-takes/{id}/unknown/drop: the barcode's unknown scans are left out of the review and report. */
+export const useDropUnknown = () =>
+  useInvalidating(({ id, barcode }: { id: number; barcode: string }) => reviewAction<DropUnknownAnswer>(id, "unknown/drop", { barcode }));

@@ -5,9 +5,11 @@ import { Toaster, toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
 import { permissionsFor, type Role } from "../../../../contract/permissions";
 import type { ReviewLine, StockTake, StockTakeReview } from "../../../../contract/stock-takes";
-import { routes, SLOW } from "../../../test/price-fakes";
+import { fill, routes, type SeenRequest, SLOW } from "../../../test/price-fakes";
+import { fakeApi } from "../../../test/product-fakes";
 import { startTestServer, type TestServer } from "../../../test/test-server";
 import { AuthProvider } from "../../auth";
+import { ProductStore, ProductStoreProvider } from "../../products";
 import { reviewCsv } from "../review-csv";
 import { ReviewScreen } from "./review-screen";
 
@@ -87,21 +89,27 @@ const review: StockTakeReview = {
   totals: { lines: 4, difference: -1, value_at_cost: -400, value_at_price: -1000 },
 };
 
+type Route = (req: SeenRequest) => [number, unknown];
+
 async function renderReview(
   role: Role,
   approval: [number, unknown] = [200, { ...review, stock_take: { ...session, status: "approved" } }],
+  more: Record<string, Route> = {},
 ) {
   const app = routes({
     "GET /api/auth/me": () => [200, { user: { id: 9, username: "sam", role, created_at: "2026-01-01T00:00:00.000Z" } }],
     "GET /api/auth/verify-permissions": () => [200, permissionsFor(role)],
     "GET /api/stock-takes/7/review": () => [200, review],
     "POST /api/stock-takes/7/approve": () => approval,
+    ...more,
   });
   server = await startTestServer(app.handle);
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <AuthProvider>
-        <ReviewScreen id={7} onCount={() => {}} onList={() => {}} />
+        <ProductStoreProvider store={new ProductStore(fakeApi().api)}>
+          <ReviewScreen id={7} onCount={() => {}} onList={() => {}} />
+        </ProductStoreProvider>
       </AuthProvider>
       <Toaster />
     </QueryClientProvider>,
@@ -136,6 +144,105 @@ describe("ReviewScreen", () => {
     expect(screen.queryByRole("button", { name: "Approve all" })).toBeNull();
     expect(screen.queryByRole("checkbox")).toBeNull();
     expect(screen.getByRole("button", { name: "Cancel stock take" })).toBeInTheDocument();
+  });
+});
+
+const posted = (seen: SeenRequest[], path: string) => seen.filter((r) => r.method === "POST" && r.path === path).map((r) => r.body);
+const lineAnswer = (fields: Partial<ReviewLine>) => [200, { line: line(fields) }] as [number, unknown];
+
+describe("ReviewScreen's actions on misplaced products and unknown barcodes", () => {
+  it("moves a product found elsewhere after asking, and counts another where it was found", async () => {
+    const { seen, user } = await renderReview("inventory", undefined, {
+      "POST /api/stock-takes/7/misplaced/move": () => lineAnswer({ product_id: 14, location: "Case A", placement: "moved" }),
+      "POST /api/stock-takes/7/misplaced/keep": () => lineAnswer({ product_id: 14, placement: "kept" }),
+    });
+    const list = screen.getByRole("region", { name: "Found in another location (1)" });
+    await user.click(within(list).getByRole("button", { name: "Move Eevee to Case A" }));
+    const dialog = await screen.findByRole("dialog", { name: "Move Eevee to Case A?" });
+    expect(dialog).toHaveTextContent("Its location changes from Binder to Case A");
+    await user.click(within(dialog).getByRole("button", { name: "Don't move" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(posted(seen, "/api/stock-takes/7/misplaced/move")).toEqual([]);
+
+    await user.click(within(list).getByRole("button", { name: "Move Eevee to Case A" }));
+    await user.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Move" }));
+    expect(await screen.findByText("Eevee moved to Case A", undefined, SLOW)).toBeInTheDocument();
+    expect(posted(seen, "/api/stock-takes/7/misplaced/move")).toEqual([{ product_id: 14, location: "Case A" }]);
+
+    await user.click(within(list).getByRole("button", { name: "Count Eevee where it was found" }));
+    expect(await screen.findByText("Eevee counted where it was found", undefined, SLOW)).toBeInTheDocument();
+    expect(posted(seen, "/api/stock-takes/7/misplaced/keep")).toEqual([{ product_id: 14 }]);
+  });
+
+  it("shows a refused action's reason beside its line, announced, and lets it be tried again", async () => {
+    const { user } = await renderReview("inventory", undefined, {
+      "POST /api/stock-takes/7/misplaced/keep": () => [409, { error: "This stock take is no longer counting or in review" }],
+    });
+    const list = screen.getByRole("region", { name: "Found in another location (1)" });
+    await user.click(within(list).getByRole("button", { name: "Count Eevee where it was found" }));
+    expect(await within(list).findByRole("alert", undefined, SLOW)).toHaveTextContent("This stock take is no longer counting or in review");
+    expect(within(list).getByRole("button", { name: "Count Eevee where it was found" })).toBeEnabled();
+  });
+
+  it("drops an unknown barcode's scans after asking", async () => {
+    const { seen, user } = await renderReview("inventory", undefined, {
+      "POST /api/stock-takes/7/unknown/drop": () => [200, { barcode: "999", dropped: 1 }],
+    });
+    const list = screen.getByRole("region", { name: "Unknown barcodes (1)" });
+    await user.click(within(list).getByRole("button", { name: "Drop barcode 999" }));
+    const dialog = await screen.findByRole("dialog", { name: "Drop the scans of 999?" });
+    expect(dialog).toHaveTextContent("kept for the record but left out of the review and the report");
+    await user.click(within(dialog).getByRole("button", { name: "Drop" }));
+    expect(await screen.findByText("Scans of 999 dropped", undefined, SLOW)).toBeInTheDocument();
+    expect(posted(seen, "/api/stock-takes/7/unknown/drop")).toEqual([{ barcode: "999" }]);
+  });
+
+  it("creates the product of an unknown barcode in the Add product form, barcode filled in, then links its scans to it", async () => {
+    let created = false;
+    const unknownNow = (l: ReviewLine): ReviewLine =>
+      l.status === "unknown" && created ? { ...l, catalogue_product: { id: 50, name: "Mew" } } : l;
+    const { seen, user } = await renderReview("inventory", undefined, {
+      "GET /api/stock-takes/7/review": () => [200, { ...review, lines: review.lines.map(unknownNow) }],
+      "POST /api/products": (req) => {
+        created = true;
+        return [201, { id: 50, ...(req.body as object) }];
+      },
+      "POST /api/stock-takes/7/unknown/link": () => lineAnswer({ product_id: 50, barcode: "999", name: "Mew", counted: 1 }),
+    });
+    const list = screen.getByRole("region", { name: "Unknown barcodes (1)" });
+    await user.click(within(list).getByRole("button", { name: "Create a product for barcode 999" }));
+    const form = await screen.findByRole("dialog", { name: "Add New Product" }, SLOW);
+    expect(within(form).getByLabelText("Barcode *")).toHaveValue("999");
+    await fill(user, within(form).getByLabelText("Product Name *"), "Mew");
+    await fill(user, within(form).getByLabelText("Vendor *"), "Pokemon");
+    await user.click(within(form).getByRole("button", { name: "Add Product" }));
+    expect(await screen.findByText("999 linked to Mew: 1 counted", undefined, SLOW)).toBeInTheDocument();
+    expect(posted(seen, "/api/stock-takes/7/unknown/link")).toEqual([{ barcode: "999", product_id: 50 }]);
+  });
+
+  it("links an unknown barcode to the product the catalogue has for it now; a cancelled form links nothing", async () => {
+    const known = {
+      ...review,
+      lines: review.lines.map((l) => (l.status === "unknown" ? { ...l, catalogue_product: { id: 51, name: "Mew" } } : l)),
+    };
+    const { seen, user } = await renderReview("inventory", undefined, {
+      "GET /api/stock-takes/7/review": () => [200, known],
+      "POST /api/stock-takes/7/unknown/link": () => lineAnswer({ product_id: 51, barcode: "999", name: "Mew", counted: 1 }),
+    });
+    const list = screen.getByRole("region", { name: "Unknown barcodes (1)" });
+    expect(list).toHaveTextContent("now in the catalogue as Mew");
+    expect(within(list).queryByRole("button", { name: "Create a product for barcode 999" })).toBeNull();
+    await user.click(within(list).getByRole("button", { name: "Link barcode 999 to Mew" }));
+    expect(await screen.findByText("999 linked to Mew: 1 counted", undefined, SLOW)).toBeInTheDocument();
+    expect(posted(seen, "/api/stock-takes/7/unknown/link")).toEqual([{ barcode: "999", product_id: 51 }]);
+  });
+
+  it("offers no action once the session is approved", async () => {
+    await renderReview("manager", undefined, {
+      "GET /api/stock-takes/7/review": () => [200, { ...review, stock_take: { ...session, status: "approved" } }],
+    });
+    expect(within(screen.getByRole("region", { name: "Found in another location (1)" })).queryByRole("button")).toBeNull();
+    expect(within(screen.getByRole("region", { name: "Unknown barcodes (1)" })).queryByRole("button")).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { Download } from "lucide-react";
-import { useMemo, useState } from "react";
+import { type ReactNode, Suspense, useMemo, useState } from "react";
 import { canManageIntegrations } from "../../../../contract/permissions";
 import type { ReviewLine, StockTakeReview } from "../../../../contract/stock-takes";
 import { Button } from "../../../components/ui/button";
@@ -10,8 +10,17 @@ import { ApiError, loadErrorText, messageOr } from "../../../lib/http";
 import { AuditDialog } from "../../audit";
 import { useAuth } from "../../auth";
 import { notify } from "../../notifications";
+import { AddProductDialog } from "../../products";
 import { useMoney } from "../../settings";
-import { useApproveStockTake, useCancelStockTake, useReview } from "../api/stock-takes";
+import {
+  useApproveStockTake,
+  useCancelStockTake,
+  useDropUnknown,
+  useKeepMisplaced,
+  useLinkUnknown,
+  useMoveMisplaced,
+  useReview,
+} from "../api/stock-takes";
 import { reviewCsv, reviewCsvName } from "../review-csv";
 import { StatusBadge } from "./status-badge";
 
@@ -30,6 +39,12 @@ const LINE_STATUS: Record<ReviewLine["status"], string> = {
 
 const lineKey = (l: ReviewLine) => `${l.product_id ?? "unknown"}-${l.barcode}`;
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+const sameName = (a: string | null, b: string | null) => (a ?? "").trim().toLowerCase() === (b ?? "").trim().toLowerCase();
+/** The locations a misplaced product was found in, away from its own: where it may be moved. */
+const elsewhere = (l: ReviewLine) => l.found_in.filter((name) => name !== "" && !sameName(name, l.location));
+
+/** A change the review asks to confirm first: a product's location, or scans dropped. */
+type Confirm = { kind: "move"; line: ReviewLine; location: string } | { kind: "drop"; line: ReviewLine };
 
 /**
  * The review of one stock take: per product and per location the expected, counted and difference
@@ -48,6 +63,16 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
   const [picked, setPicked] = useState<Set<number> | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [audit, setAudit] = useState<{ id: number; product_name: string } | null>(null);
+  const move = useMoveMisplaced();
+  const keep = useKeepMisplaced();
+  const link = useLinkUnknown();
+  const drop = useDropUnknown();
+  /** The line an action is running on (its buttons wait), what to confirm, and each line's last failure. */
+  const [busyLine, setBusyLine] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<Confirm | null>(null);
+  const [lineErrors, setLineErrors] = useState<Record<string, string>>({});
+  /** The unknown barcode whose Add product form is open, and whether the catalogue had a product for it then. */
+  const [creating, setCreating] = useState<ReviewLine | null>(null);
 
   const products = useMemo(() => (review.data?.lines ?? []).filter((l) => l.product_id !== null), [review.data]);
   // Every product is ticked until the manager unticks one.
@@ -118,6 +143,82 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
     } catch (err) {
       notify.error(messageOr(err, "Failed to cancel the stock take"));
     }
+  }
+
+  /** Runs a review action on a line: its buttons wait, its failure is shown beside it (and announced). */
+  async function act(line: ReviewLine, work: () => Promise<string>, failed: string): Promise<boolean> {
+    const key = lineKey(line);
+    setBusyLine(key);
+    setLineErrors(({ [key]: _, ...rest }) => rest);
+    try {
+      notify.success(await work());
+      return true;
+    } catch (err) {
+      setLineErrors((errors) => ({ ...errors, [key]: messageOr(err, failed) }));
+      return false;
+    } finally {
+      setBusyLine(null);
+    }
+  }
+
+  async function onConfirmed() {
+    if (!confirm) return;
+    const { line } = confirm;
+    const name = line.name ?? line.barcode;
+    if (confirm.kind === "move") {
+      const { location } = confirm;
+      await act(
+        line,
+        async () => {
+          await move.mutateAsync({ id, productId: line.product_id as number, location });
+          return `${name} moved to ${location}`;
+        },
+        `Failed to move ${name}`,
+      );
+    } else {
+      await act(
+        line,
+        async () => {
+          await drop.mutateAsync({ id, barcode: line.barcode });
+          return `Scans of ${line.barcode} dropped`;
+        },
+        `Failed to drop the scans of ${line.barcode}`,
+      );
+    }
+    // A failure closes the question too: it is shown (and announced) beside its line.
+    setConfirm(null);
+  }
+
+  function onKeep(line: ReviewLine) {
+    const name = line.name ?? line.barcode;
+    void act(
+      line,
+      async () => {
+        await keep.mutateAsync({ id, productId: line.product_id as number });
+        return `${name} counted where it was found`;
+      },
+      `Failed to count ${name} where it was found`,
+    );
+  }
+
+  function onLink(line: ReviewLine, product: { id: number; name: string }) {
+    void act(
+      line,
+      async () => {
+        const linked = await link.mutateAsync({ id, barcode: line.barcode, productId: product.id });
+        return `${line.barcode} linked to ${product.name}: ${linked.counted} counted`;
+      },
+      `Failed to link ${line.barcode} to ${product.name}`,
+    );
+  }
+
+  /** The Add product form closed: when a product has the barcode now (it was just created), its scans are linked to it. */
+  async function onCreateClosed(line: ReviewLine) {
+    setCreating(null);
+    if (line.catalogue_product) return;
+    const fresh = await review.refetch();
+    const now = fresh.data?.lines.find((l) => l.status === "unknown" && l.barcode === line.barcode);
+    if (now?.catalogue_product) onLink(now, now.catalogue_product);
   }
 
   const missing = data.lines.filter((l) => l.status === "missing");
@@ -286,6 +387,10 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
                       </td>
                       <td className="p-2">
                         {l.location ?? ""}
+                        {l.placement === "kept" ? (
+                          <span className="block text-xs">counted in {l.found_in.filter(Boolean).join(", ")}</span>
+                        ) : null}
+                        {l.placement === "moved" ? <span className="block text-xs">moved here in this count</span> : null}
                         {l.status === "misplaced" ? (
                           <span className="block text-xs">found in {l.found_in.filter(Boolean).join(", ")}</span>
                         ) : null}
@@ -329,8 +434,129 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
       </section>
 
       <LineList title="Expected but never scanned" empty="Every product expected was scanned." lines={missing} />
-      <LineList title="Found in another location" empty="Nothing was found away from its location." lines={misplaced} />
-      <LineList title="Unknown barcodes" empty="No unknown barcodes." lines={unknown} />
+      <LineList
+        title="Found in another location"
+        empty="Nothing was found away from its location."
+        lines={misplaced}
+        errors={lineErrors}
+        actions={
+          open
+            ? (l) => {
+                const name = l.name ?? l.barcode;
+                const busy = busyLine === lineKey(l);
+                return (
+                  <>
+                    {elsewhere(l).map((location) => (
+                      <Button
+                        key={location}
+                        size="sm"
+                        variant="outline"
+                        disabled={busy}
+                        aria-label={`Move ${name} to ${location}`}
+                        onClick={() => setConfirm({ kind: "move", line: l, location })}
+                      >
+                        Move to {location}
+                      </Button>
+                    ))}
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      disabled={busy}
+                      aria-label={`Count ${name} where it was found`}
+                      onClick={() => onKeep(l)}
+                    >
+                      {busy && keep.isPending ? "Counting..." : "Count here"}
+                    </Button>
+                  </>
+                );
+              }
+            : undefined
+        }
+      />
+      <LineList
+        title="Unknown barcodes"
+        empty="No unknown barcodes."
+        lines={unknown}
+        errors={lineErrors}
+        actions={
+          open
+            ? (l) => {
+                const busy = busyLine === lineKey(l);
+                const product = l.catalogue_product;
+                return (
+                  <>
+                    {product ? (
+                      <Button
+                        size="sm"
+                        disabled={busy}
+                        aria-label={`Link barcode ${l.barcode} to ${product.name}`}
+                        onClick={() => onLink(l, product)}
+                      >
+                        {busy && link.isPending ? "Linking..." : `Link to ${product.name}`}
+                      </Button>
+                    ) : (
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        disabled={busy}
+                        aria-label={`Create a product for barcode ${l.barcode}`}
+                        onClick={() => setCreating(l)}
+                      >
+                        {busy && link.isPending ? "Linking..." : "Create product"}
+                      </Button>
+                    )}
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      disabled={busy}
+                      aria-label={`Drop barcode ${l.barcode}`}
+                      onClick={() => setConfirm({ kind: "drop", line: l })}
+                    >
+                      Drop
+                    </Button>
+                  </>
+                );
+              }
+            : undefined
+        }
+      />
+
+      {confirm ? (
+        <Dialog
+          onClose={() => setConfirm(null)}
+          title={
+            confirm.kind === "move"
+              ? `Move ${confirm.line.name ?? confirm.line.barcode} to ${confirm.location}?`
+              : `Drop the scans of ${confirm.line.barcode}?`
+          }
+          description={
+            confirm.kind === "move"
+              ? `Its location changes from ${confirm.line.location || "none"} to ${confirm.location}, as an edit of the product (in its audit). It is then counted there.`
+              : `The ${confirm.line.counted} counted are kept for the record but left out of the review and the report. A later scan of it is unknown again.`
+          }
+          size="sm"
+          busy={busyLine !== null}
+          footer={
+            <>
+              <Button variant="outline" onClick={() => setConfirm(null)} disabled={busyLine !== null}>
+                {confirm.kind === "move" ? "Don't move" : "Keep them"}
+              </Button>
+              <Button
+                variant={confirm.kind === "drop" ? "danger" : "primary"}
+                onClick={() => void onConfirmed()}
+                disabled={busyLine !== null}
+              >
+                {busyLine !== null ? (confirm.kind === "move" ? "Moving..." : "Dropping...") : confirm.kind === "move" ? "Move" : "Drop"}
+              </Button>
+            </>
+          }
+        />
+      ) : null}
+      {creating ? (
+        <Suspense fallback={null}>
+          <AddProductDialog initialBarcode={creating.barcode} onClose={() => void onCreateClosed(creating)} />
+        </Suspense>
+      ) : null}
 
       {confirmCancel ? (
         <Dialog
@@ -365,7 +591,17 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-function LineList({ title, empty, lines }: { title: string; empty: string; lines: ReviewLine[] }) {
+interface LineListProps {
+  title: string;
+  empty: string;
+  lines: ReviewLine[];
+  /** The buttons of each line (none when the session is finished). */
+  actions?: (line: ReviewLine) => ReactNode;
+  /** Each line's last failure, by lineKey. */
+  errors?: Record<string, string>;
+}
+
+function LineList({ title, empty, lines, actions, errors }: LineListProps) {
   const headingId = `list-${title.replace(/\W+/g, "-").toLowerCase()}`;
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-1">
@@ -389,6 +625,13 @@ function LineList({ title, empty, lines }: { title: string; empty: string; lines
               {l.status === "unknown"
                 ? ` · scanned ${l.counted}${l.found_in.filter(Boolean).length ? ` in ${l.found_in.filter(Boolean).join(", ")}` : ""}`
                 : null}
+              {l.status === "unknown" && l.catalogue_product ? ` · now in the catalogue as ${l.catalogue_product.name}` : null}
+              {actions ? <span className="mt-2 flex flex-wrap gap-2">{actions(l)}</span> : null}
+              {errors?.[lineKey(l)] ? (
+                <span role="alert" className="mt-1 block text-red-700 dark:text-red-300">
+                  {errors[lineKey(l)]}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>
