@@ -95,6 +95,8 @@ async function renderReview(
   role: Role,
   approval: [number, unknown] = [200, { ...review, stock_take: { ...session, status: "approved" } }],
   more: Record<string, Route> = {},
+  /** A request ("POST /api/...") answered only once this promise settles: what the screen shows meanwhile. */
+  hold?: { request: string; until: Promise<void> },
 ) {
   const app = routes({
     "GET /api/auth/me": () => [200, { user: { id: 9, username: "sam", role, created_at: "2026-01-01T00:00:00.000Z" } }],
@@ -103,7 +105,11 @@ async function renderReview(
     "POST /api/stock-takes/7/approve": () => approval,
     ...more,
   });
-  server = await startTestServer(app.handle);
+  server = await startTestServer((req, res, body) => {
+    const held = hold && `${req.method} ${new URL(req.url ?? "/", "http://test").pathname}` === hold.request;
+    if (held) void hold.until.then(() => app.handle(req, res, body));
+    else app.handle(req, res, body);
+  });
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <AuthProvider>
@@ -182,6 +188,35 @@ describe("ReviewScreen's actions on misplaced products and unknown barcodes", ()
     await user.click(within(list).getByRole("button", { name: "Count Eevee where it was found" }));
     expect(await within(list).findByRole("alert", undefined, SLOW)).toHaveTextContent("This stock take is no longer counting or in review");
     expect(within(list).getByRole("button", { name: "Count Eevee where it was found" })).toBeEnabled();
+  });
+
+  it("offers a move to each location a product was found in; its buttons wait while an action runs", async () => {
+    let release = () => {};
+    const until = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const twice = { ...review, lines: review.lines.map((l) => (l.status === "misplaced" ? { ...l, found_in: ["Case A", "Case B"] } : l)) };
+    const { seen, user } = await renderReview(
+      "inventory",
+      undefined,
+      {
+        "GET /api/stock-takes/7/review": () => [200, twice],
+        "POST /api/stock-takes/7/misplaced/keep": () => lineAnswer({ product_id: 14, placement: "kept" }),
+      },
+      { request: "POST /api/stock-takes/7/misplaced/keep", until },
+    );
+    const list = screen.getByRole("region", { name: "Found in another location (1)" });
+    expect(within(list).getByRole("button", { name: "Move Eevee to Case A" })).toBeInTheDocument();
+    expect(within(list).getByRole("button", { name: "Move Eevee to Case B" })).toBeInTheDocument();
+    await user.click(within(list).getByRole("button", { name: "Count Eevee where it was found" }));
+    const waiting = await within(list).findByRole("button", { name: "Count Eevee where it was found" });
+    await waitFor(() => expect(waiting).toBeDisabled(), SLOW);
+    expect(waiting).toHaveTextContent("Counting...");
+    expect(within(list).getByRole("button", { name: "Move Eevee to Case B" })).toBeDisabled();
+    release();
+    expect(await screen.findByText("Eevee counted where it was found", undefined, SLOW)).toBeInTheDocument();
+    await waitFor(() => expect(within(list).getByRole("button", { name: "Move Eevee to Case B" })).toBeEnabled(), SLOW);
+    expect(posted(seen, "/api/stock-takes/7/misplaced/keep")).toEqual([{ product_id: 14 }]);
   });
 
   it("drops an unknown barcode's scans after asking", async () => {
