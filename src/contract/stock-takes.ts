@@ -10,7 +10,10 @@ import { BARCODE_MAX, LOCATION_MAX } from "./rules.js";
  * through the one stock path with the reason `Stock take #N`.
  */
 
-/** `approving`: an approval's batches are running (or were cut off: approving again resumes them). */
+/**
+ * `approving`: an approval's batches are running under its lease on the session (or were cut off:
+ * once the lease has expired, approving again takes it over and resumes them).
+ */
 export const STOCK_TAKE_STATUSES = ["counting", "review", "approving", "approved", "cancelled"] as const;
 export type StockTakeStatus = (typeof STOCK_TAKE_STATUSES)[number];
 
