@@ -1,6 +1,6 @@
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { FastifyBaseLogger } from "fastify";
-import { compressParts, type JsonParts } from "./json-parts.js";
+import { compressJoined, type JsonParts } from "./json-parts.js";
 
 /**
  * The gzip copy's level. 3, not zlib's default 6: a fraction of the CPU for a slightly larger copy
@@ -18,8 +18,8 @@ export interface CatalogueSnapshot {
   /** Only when no change was in flight while it was built: the list is then exactly the catalogue at `revision`. */
   etag?: string;
   /**
-   * Bytes of the list as JSON text. The text itself is not kept: it was written in parts used
-   * again by the next build (json-parts.ts PartPool); an answer without compression is the gzip
+   * Bytes of the list as JSON text. The text itself is never whole in memory: it was written
+   * straight into the compressors (compressJoined); an answer without compression is the gzip
    * copy decompressed as it is sent.
    */
   bytes: number;
@@ -32,10 +32,10 @@ export interface CatalogueSource {
   /** The catalogue watermark: every revision up to it is committed (a cheap statement, read while kept warm). */
   watermark(): Promise<number>;
   /**
-   * The whole list as committed when called, and the watermark read before it (see products.service
-   * catalogueSource). The caller releases `json` once compressed.
+   * The whole list as committed when called (its products' JSON texts, in the list's order), and
+   * the watermark read before it (see products.service catalogueSource).
    */
-  build(): Promise<{ revision: number; exact: boolean; json: JsonParts }>;
+  build(): Promise<{ revision: number; exact: boolean; items: readonly string[] }>;
   /** `{revision, products}` as JSON: every product whose revision is above `since`. */
   since(since: number): Promise<{ revision: number; json: JsonParts }>;
   /** The list's first `limit` products as JSON (an array), and the watermark they are current up to. */
@@ -302,14 +302,14 @@ export class CatalogueCache {
 
   private async build(waitedFor: boolean): Promise<CatalogueSnapshot> {
     const at = Date.now();
-    const { revision, exact, json: body } = await this.source.build();
-    const [br, gz] = await compress(body, waitedFor);
+    const { revision, exact, items } = await this.source.build();
+    const [br, gz] = await compress(items, waitedFor);
     const snapshot: CatalogueSnapshot = {
       revision,
       etag: exact ? `"${revision}"` : undefined,
-      bytes: body.bytes,
-      br,
-      gzip: gz,
+      bytes: br.bytes,
+      br: br.compressed,
+      gzip: gz.compressed,
       builtAt: Date.now(),
     };
     // Builds run one at a time, so this one is the newest; at an equal revision an exact one is kept.
@@ -324,34 +324,31 @@ export class CatalogueCache {
 }
 
 /**
- * The list's brotli and gzip copies, compressed in the thread pool; its parts are released once
- * both are made. `together`: both at once (a request waits). Else one after the other: the two at
- * once take both cores of a small server for a moment, from its requests and its database, and
- * during an import every server process builds every few seconds.
+ * The list's brotli and gzip copies, compressed in the thread pool as the text is written (it is
+ * written once for each). `together`: both at once (a request waits). Else one after the other:
+ * the two at once take both cores of a small server for a moment, from its requests and its
+ * database, and during an import every server process builds every few seconds.
  */
-async function compress(body: JsonParts, together: boolean): Promise<[Buffer, Buffer]> {
+type Compressed = { compressed: Buffer; bytes: number };
+async function compress(items: readonly string[], together: boolean): Promise<[Compressed, Compressed]> {
   const brotli = () =>
-    compressParts(
-      body,
+    compressJoined(
+      items,
+      "[",
+      "]",
       createBrotliCompress({
         chunkSize: ZIP_CHUNK_BYTES,
         params: {
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           [constants.BROTLI_PARAM_QUALITY]: 5,
-          [constants.BROTLI_PARAM_SIZE_HINT]: body.bytes,
+          // About what a product's text takes (the list's length is known only once written).
+          [constants.BROTLI_PARAM_SIZE_HINT]: items.length * 400,
         },
       }),
     );
-  const gzip = () => compressParts(body, createGzip({ level: GZIP_LEVEL, chunkSize: ZIP_CHUNK_BYTES }));
-  try {
-    if (!together) return [await brotli(), await gzip()];
-    const zips = [brotli(), gzip()] as const;
-    // Both read the parts until they end (a failed one too): only then may the parts go back.
-    await Promise.allSettled(zips);
-    return await Promise.all(zips);
-  } finally {
-    body.release();
-  }
+  const gzip = () => compressJoined(items, "[", "]", createGzip({ level: GZIP_LEVEL, chunkSize: ZIP_CHUNK_BYTES }));
+  if (!together) return [await brotli(), await gzip()];
+  return Promise.all([brotli(), gzip()]);
 }
 
 /** The encoding to send a snapshot in for this Accept-Encoding header (brotli, then gzip, else none). */

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.js";
-import { type JsonParts, joinJsonParts, PartPool } from "./json-parts.js";
+import { type JsonParts, joinJsonParts } from "./json-parts.js";
 import { type CatalogueRevision, type MirrorPageAfter, type MirrorRow, mirrorPage, readCatalogueRevision } from "./products.repo.js";
 
 /** One product as the list sends it. */
@@ -23,19 +23,18 @@ export class CatalogueMirror {
   /** Every change up to this revision is here; -1 before the first load. */
   private revision = -1;
   private queue: Promise<unknown> = Promise.resolve();
-  /** The list's part buffers, used again by every list (the caller releases each when done with it). */
-  private readonly listParts = new PartPool();
 
   constructor(private readonly db: Db) {}
 
   /**
-   * The whole list, newest first, brought up to the catalogue as committed when this was called.
-   * Its parts are the mirror's to use again: release() them once done (CatalogueCache does).
+   * The whole list's JSON texts, newest first, brought up to the catalogue as committed when this
+   * was called: the products' own texts (nothing copied), for the caller to join as it writes them
+   * (compressJoined). A change read after this replaces an entry's text, never the ones handed out.
    */
-  list(): Promise<{ revision: CatalogueRevision; json: JsonParts }> {
+  list(): Promise<{ revision: CatalogueRevision; items: string[] }> {
     return this.exclusive(async () => {
       const revision = await this.readChanges();
-      return { revision, json: await this.listJson() };
+      return { revision, items: this.order().map(json) };
     });
   }
 
@@ -108,10 +107,6 @@ export class CatalogueMirror {
       this.entries.set(entry.id, entry);
       this.added.push(entry);
     }
-  }
-
-  private async listJson(): Promise<JsonParts> {
-    return joinJsonParts(this.order(), json, "[", "]", this.listParts);
   }
 
   /** Every entry in the list's order (newest first, then by id), sorted again only when products were added. */

@@ -1,7 +1,7 @@
 import { text } from "node:stream/consumers";
 import { brotliDecompressSync, constants, createBrotliCompress, createGzip, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compressParts, joinJsonParts, PartPool } from "./json-parts.js";
+import { compressJoined, joinJsonParts } from "./json-parts.js";
 
 /** Items whose JSON runs over several parts, some of them multi-byte, one larger than a part. */
 const items = [
@@ -22,35 +22,27 @@ describe("JSON in parts", () => {
     expect(JSON.parse(String(json)).products).toEqual(items);
   });
 
-  it("written in a pool: the next text takes the buffers the last one gave back, and is still the same text", async () => {
-    const pool = new PartPool();
-    const whole = `[${texts.join(",")}]`;
-    const first = await joinJsonParts(texts, (t) => t, "[", "]", pool);
-    expect(String(first)).toBe(whole);
-    const buffers = new Set(first.parts.map((p) => p.buffer));
-    first.release();
-    expect(() => first.stream()).toThrow();
-    const second = await joinJsonParts(texts, (t) => t, "[", "]", pool);
-    // The large item's part (made for it alone) is not pooled; every other buffer is used again.
-    expect(second.parts.filter((p) => buffers.has(p.buffer)).length).toBe(second.parts.length - 1);
-    expect(String(second)).toBe(whole);
-    // Not given back: a third text gets buffers of its own.
-    const third = await joinJsonParts(texts, (t) => t, "[", "]", pool);
-    expect(third.parts.some((p) => buffers.has(p.buffer))).toBe(false);
-    expect(String(third)).toBe(whole);
+  it("once released, is not used again", async () => {
+    const json = await joinJsonParts(texts, (t) => t, "[", "]");
+    json.release();
+    expect(() => json.stream()).toThrow();
   });
 
   it("of nothing is the opening and the closing", async () => {
     expect(String(await joinJsonParts([], (t: string) => t, "[", "]"))).toBe("[]");
   });
 
-  it("compresses to what decompresses to the text, brotli and gzip", async () => {
-    const json = await joinJsonParts(texts, (t) => t, "[", "]");
+  it("joined straight into brotli and gzip, decompresses to the same text, its length in bytes counted", async () => {
+    const whole = `[${texts.join(",")}]`;
     const [br, gz] = await Promise.all([
-      compressParts(json, createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })),
-      compressParts(json, createGzip()),
+      compressJoined(texts, "[", "]", createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })),
+      compressJoined(texts, "[", "]", createGzip()),
     ]);
-    expect(brotliDecompressSync(br).toString("utf8")).toBe(String(json));
-    expect(gunzipSync(gz).toString("utf8")).toBe(String(json));
+    expect(brotliDecompressSync(br.compressed).toString("utf8")).toBe(whole);
+    expect(gunzipSync(gz.compressed).toString("utf8")).toBe(whole);
+    expect(br.bytes).toBe(Buffer.byteLength(whole));
+    expect(gz.bytes).toBe(Buffer.byteLength(whole));
+    const empty = await compressJoined([], "[", "]", createGzip());
+    expect(gunzipSync(empty.compressed).toString("utf8")).toBe("[]");
   });
 });

@@ -17,10 +17,7 @@ export class JsonParts {
   readonly bytes: number;
   private released = false;
 
-  constructor(
-    readonly parts: readonly Buffer[],
-    private readonly pool?: PartPool,
-  ) {
+  constructor(readonly parts: readonly Buffer[]) {
     this.bytes = parts.reduce((n, p) => n + p.length, 0);
   }
 
@@ -36,11 +33,9 @@ export class JsonParts {
     return Buffer.concat(this.parts).toString("utf8");
   }
 
-  /** Done with: the parts go back to the pool they came from (if any), for the next text written in it. */
+  /** Done with: using it again is a bug (the caller's answer has been sent). */
   release(): void {
-    if (this.released) return;
     this.released = true;
-    this.pool?.give(this.parts);
   }
 
   private check(): void {
@@ -49,42 +44,12 @@ export class JsonParts {
 }
 
 /**
- * Part buffers kept for the next text written, for a text rebuilt again and again (the catalogue
- * list, tens of megabytes): new buffers of that size at every build count against V8's external
- * memory, and each build would set off a major garbage collection of the whole heap that frees no
- * heap memory, a pause for every request. Only buffers given back
- * (release()) are handed out again.
- */
-export class PartPool {
-  private readonly free: Buffer[] = [];
-
-  /** A part buffer of PART_BYTES. */
-  take(): Buffer {
-    return this.free.pop() ?? Buffer.allocUnsafe(PART_BYTES);
-  }
-
-  /** Parts written in buffers of this pool (a larger one, made for one long item, is left to the collector). */
-  give(parts: readonly Buffer[]): void {
-    for (const part of parts) {
-      if (part.buffer.byteLength === PART_BYTES) this.free.push(Buffer.from(part.buffer, 0, PART_BYTES));
-    }
-  }
-}
-
-/**
  * `open` + the items' JSON texts joined by commas + `close`, written into parts (no string of
- * the whole, no copy of it), yielding to the event loop every few megabytes. With a `pool`, the
- * parts are taken from it (release() gives them back).
+ * the whole, no copy of it), yielding to the event loop every few megabytes.
  */
-export async function joinJsonParts<T>(
-  items: readonly T[],
-  text: (item: T) => string,
-  open: string,
-  close: string,
-  pool?: PartPool,
-): Promise<JsonParts> {
+export async function joinJsonParts<T>(items: readonly T[], text: (item: T) => string, open: string, close: string): Promise<JsonParts> {
   const parts: Buffer[] = [];
-  const take = (bytes: number) => (pool && bytes <= PART_BYTES ? pool.take() : Buffer.allocUnsafe(Math.max(PART_BYTES, bytes)));
+  const take = (bytes: number) => Buffer.allocUnsafe(Math.max(PART_BYTES, bytes));
   let part = take(0);
   let used = 0;
   let sinceTurn = 0;
@@ -109,19 +74,72 @@ export async function joinJsonParts<T>(
   }
   write(close);
   parts.push(part.subarray(0, used));
-  return new JsonParts(parts, pool);
+  return new JsonParts(parts);
 }
 
-/** The parts through a zlib stream (the compression runs in the thread pool, a part at a time); the compressed bytes. */
-export async function compressParts(json: JsonParts, zip: Transform): Promise<Buffer> {
+/** Bytes of a list's text written into a zip stream at a time (two such buffers, taking turns). */
+const ZIP_PART_BYTES = 256 * 1024;
+
+/**
+ * `open` + `items` joined by commas + `close` through a zlib stream, the text never whole in
+ * memory: written into two part buffers that take turns (one is compressed in the thread pool
+ * while the next is filled). The catalogue's list runs to tens of megabytes at 100,000 products;
+ * kept whole (or its parts kept for the next build) it held that much more memory for good, and
+ * new buffers of that size at each build set off major collections. Answers the compressed bytes
+ * and the text's length in bytes.
+ */
+export async function compressJoined(
+  items: readonly string[],
+  open: string,
+  close: string,
+  zip: Transform,
+): Promise<{ compressed: Buffer; bytes: number }> {
   const out: Buffer[] = [];
   zip.on("data", (chunk: Buffer) => out.push(chunk));
   const ended = once(zip, "end");
   ended.catch(() => {}); // awaited below; a failure while a write waits is thrown there
-  for (const part of json.parts) {
-    if (!zip.write(part)) await once(zip, "drain");
+  // The part being filled, and the other one with the promise of its last write.
+  let part = Buffer.allocUnsafe(ZIP_PART_BYTES);
+  let other = { part: Buffer.allocUnsafe(ZIP_PART_BYTES), written: Promise.resolve() };
+  const send = (chunk: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      zip.write(chunk, (err) => (err ? reject(err) : resolve()));
+    });
+  let used = 0;
+  let bytes = 0;
+  /** Sends the filled part, then waits until the other one is compressed before writing into it. */
+  const flush = async () => {
+    if (used === 0) return;
+    const sent = { part, written: send(part.subarray(0, used)) };
+    await other.written;
+    part = other.part;
+    other = sent;
+    used = 0;
+  };
+  /** Copies `text` into the part; a promise only when the part had to be sent first (most items wait for nothing). */
+  const write = (text: string): Promise<void> | undefined => {
+    const length = Buffer.byteLength(text);
+    bytes += length;
+    if (used + length <= ZIP_PART_BYTES) {
+      used += part.write(text, used);
+      return undefined;
+    }
+    return flush().then(() => {
+      if (length > ZIP_PART_BYTES) return send(Buffer.from(text));
+      used += part.write(text, used);
+    });
+  };
+  await write(open);
+  for (let i = 0; i < items.length; i++) {
+    const comma = i > 0 ? write(",") : undefined;
+    if (comma) await comma;
+    const item = write(items[i] as string);
+    if (item) await item;
   }
+  await write(close);
+  await flush();
+  await other.written;
   zip.end();
   await ended;
-  return Buffer.concat(out);
+  return { compressed: Buffer.concat(out), bytes };
 }
