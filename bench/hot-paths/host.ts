@@ -1,10 +1,13 @@
 /**
- * The hot-paths bench's server process: the app and the bare baseline on ONE database (a fresh
- * embedded one, or DATABASE_URL), each on its own port, so rounds can alternate between them.
- * Before serving it counts the statements each makes per tap. Tells the bench over IPC:
- * {app, baseline, cookie, product, statements}.
+ * The hot-paths bench's server process: the app and the floor (baseline.ts) on ONE database (a
+ * fresh embedded one, or DATABASE_URL), each on its own port, so rounds can alternate between
+ * them. Before serving it counts the statements each makes per lookup and per tap. Tells the bench
+ * over IPC: {app, baseline, cookie, product, statements}; then answers {id, cmd} messages:
+ * `profile-start` / `profile-stop` (a CPU profile of this process while the bench sends one
+ * path's load: its top frames and areas) and `rss` (this process's peak RSS so far).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type pg from "pg";
@@ -40,6 +43,8 @@ async function main() {
     DATA_DIR: dataDir ?? "./unused",
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
+    // As a shop runs it (the default level): the app's logger and its per-request child loggers are part of its cost.
+    LOG_LEVEL: "info",
   });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const app = await buildApp({ config, database, serveClient: false });
@@ -85,7 +90,20 @@ async function main() {
     for (let i = 0; i < taps; i++) await tap(100 + i);
     return (counter.read() - before) / taps;
   };
+  const perLookup = async (base: string) => {
+    const lookup = () =>
+      fetch(`${base}/products/barcode/${product.barcode}`, { headers }).then(async (r) => {
+        if (r.status !== 200) throw new Error(`lookup on ${base} answered ${r.status}: ${await r.text()}`);
+      });
+    for (let i = 0; i < 5; i++) await lookup();
+    const before = counter.read();
+    const lookups = 20;
+    for (let i = 0; i < lookups; i++) await lookup();
+    return (counter.read() - before) / lookups;
+  };
   const statements = {
+    appLookup: await perLookup(`${appUrl}/api`),
+    baselineLookup: await perLookup(baselineUrl),
     app: await perTap(`${appUrl}/api`, false),
     appKeyed: await perTap(`${appUrl}/api`, true),
     baseline: await perTap(baselineUrl, false),
@@ -99,10 +117,87 @@ async function main() {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   };
-  process.on("message", (m) => m === "stop" && void stop());
+  let statementsAtStart = 0;
+  let cpuAtStart = process.cpuUsage();
+  const profiler = new Session();
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  const commands: Record<string, () => Promise<unknown>> = {
+    "cpu-start": async () => {
+      cpuAtStart = process.cpuUsage();
+    },
+    /** CPU time (user + system) of this process since cpu-start, in microseconds. */
+    "cpu-stop": async () => {
+      const used = process.cpuUsage(cpuAtStart);
+      return used.user + used.system;
+    },
+    "profile-start": async () => {
+      statementsAtStart = counter.read();
+      await profiler.post("Profiler.start");
+    },
+    "profile-stop": async () => ({
+      ...topOfProfile((await profiler.post("Profiler.stop")).profile),
+      statements: counter.read() - statementsAtStart,
+    }),
+    rss: async () => peakRssMiB(),
+  };
+  process.on("message", (m) => {
+    if (m === "stop") return void stop();
+    const { id, cmd } = m as { id: number; cmd: string };
+    const run = commands[cmd];
+    if (run) void run().then((result) => process.send?.({ id, result }));
+  });
   process.on("disconnect", () => void stop());
   // Both as the prefix of the same paths: {prefix}/products/...
   process.send?.({ app: `${appUrl}/api`, baseline: baselineUrl, cookie, product, statements, kind: database.kind });
+}
+
+/** This process's peak resident memory (VmHWM), in MiB. */
+function peakRssMiB(): number {
+  const kb = /VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+  return kb ? Number(kb) / 1024 : process.memoryUsage().rss / 1048576;
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** Where a script lives: a package, our own folder, or Node's internals. */
+function areaOf(url: string, name: string): string {
+  if (!url) return name.startsWith("(") ? name : "(native)";
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (pkg) return pkg;
+  if (url.startsWith("node:")) return url.replace(/^node:internal\/([^/]+).*/, "node:$1");
+  const own = /\/(src\/[^/]+\/[^/]+|bench\/[^/]+)\//.exec(url)?.[1];
+  return own ?? url;
+}
+
+/** The profile's self time: the top frames and the top areas, as shares of the busy samples (and the busy share of all). */
+function topOfProfile(profile: { nodes: ProfileNode[] }): { busy: number; frames: string[]; areas: string[] } {
+  // Shares of the busy time: the process waits for the database (idle) much of the time.
+  const busy = profile.nodes.filter((node) => node.callFrame.functionName !== "(idle)");
+  const total = busy.reduce((n, node) => n + (node.hitCount ?? 0), 0) || 1;
+  const all = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0) || 1;
+  const frames = new Map<string, number>();
+  const areas = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0 || node.callFrame.functionName === "(idle)") continue;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const file = url.replace(/^.*\/(node_modules\/|src\/|bench\/)/, "$1");
+    const frame = `${functionName || "(anonymous)"} ${file ? `${file}:${lineNumber + 1}` : ""}`.trim();
+    frames.set(frame, (frames.get(frame) ?? 0) + hits);
+    const area = areaOf(url, functionName);
+    areas.set(area, (areas.get(area) ?? 0) + hits);
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `${((100 * v) / total).toFixed(1)}% ${k}`);
+  return { busy: total / all, frames: top(frames, 15), areas: top(areas, 12) };
 }
 
 main().catch((err) => {

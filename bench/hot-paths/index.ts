@@ -1,9 +1,11 @@
 /**
- * The hot paths against a bare baseline on the same database (issue: a scan and a tap cost what
- * the database costs): the app and bench/hot-paths/baseline.ts run in one server process
- * (host.ts) on one database; rounds alternate app, baseline, app, ... with 10 connections, so
- * both see the same machine. Prints per database req/s, p50 and p99 of each and the ratio
- * app/baseline (req/s), and the statements each makes per tap.
+ * The hot paths against a floor on the same database (issue 42: a scan and a tap within 10 % of
+ * the least a correct server can do): the app and bench/hot-paths/baseline.ts run in one server
+ * process (host.ts) on one database; rounds alternate app, floor, app, ... with 10 connections,
+ * so both see the same machine. Prints per database req/s, p50 and p99 of each and the ratio
+ * app/floor (req/s), the statements each makes per lookup and per tap, then per path a CPU
+ * profile of the app under that path's load (its top frames and areas, by self time) and the
+ * process's peak RSS.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -13,14 +15,16 @@ import { createDatabase, dropDatabase } from "../busy-shop/servers.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const TARGET_RATIO = 0.8;
+const TARGET_RATIO = 0.9;
+/** Seconds of load per path while the app's CPU profile is taken (not measured). */
+const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 3);
 
 interface Host {
   app: string;
   baseline: string;
   cookie: string;
   product: { id: number; barcode: string };
-  statements: { app: number; appKeyed: number; baseline: number; baselineKeyed: number };
+  statements: { appLookup: number; baselineLookup: number; app: number; appKeyed: number; baseline: number; baselineKeyed: number };
   kind: string;
 }
 
@@ -79,10 +83,27 @@ function startHost(databaseUrl?: string): Promise<{ host: Host; child: ChildProc
   const child = fork(fileURLToPath(new URL("./host.ts", import.meta.url)), [], {
     execArgv: ["--import", "tsx"],
     env: { ...process.env, DATABASE_URL: databaseUrl ?? "" },
+    // The app logs at info as a shop runs it; its lines are not the bench's.
+    stdio: ["inherit", "ignore", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
     child.once("message", (host) => resolve({ host: host as Host, child }));
     child.once("exit", (code) => reject(new Error(`the hot-paths server exited during start-up (code ${code})`)));
+  });
+}
+
+let commandId = 0;
+/** Asks the host process to run one of its commands (host.ts) and waits for its answer. */
+function ask<T>(child: ChildProcess, cmd: string): Promise<T> {
+  const id = ++commandId;
+  return new Promise((resolve) => {
+    const onMessage = (m: { id?: number; result?: unknown }) => {
+      if (m.id !== id) return;
+      child.off("message", onMessage);
+      resolve(m.result as T);
+    };
+    child.on("message", onMessage);
+    child.send({ id, cmd });
   });
 }
 
@@ -96,10 +117,8 @@ async function stopHost(child: ChildProcess): Promise<void> {
 async function measure(label: string, databaseUrl?: string): Promise<void> {
   const { host, child } = await startHost(databaseUrl);
   try {
-    console.log(
-      `\n#### Hot paths on ${label}: app vs bare baseline, ${ROUNDS} alternating rounds of ${SECONDS} s, 10 connections (medians)\n`,
-    );
-    console.log("| path | app req/s | app p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | ratio | target |");
+    console.log(`\n#### Hot paths on ${label}: app vs floor, ${ROUNDS} alternating rounds of ${SECONDS} s, 10 connections (medians)\n`);
+    console.log("| path | app req/s | app p50 / p99 ms | floor req/s | floor p50 / p99 ms | ratio | target |");
     console.log("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
     for (const path of PATHS) {
       const app: Figures[] = [];
@@ -117,8 +136,40 @@ async function measure(label: string, databaseUrl?: string): Promise<void> {
     }
     const s = host.statements;
     console.log(
-      `\nStatements per tap (round trips to the database, session check included): app ${s.app}, keyed ${s.appKeyed}; baseline ${s.baseline}, keyed ${s.baselineKeyed}`,
+      `\nStatements per request (round trips to the database, session check included): lookup app ${s.appLookup}, floor ${s.baselineLookup}; tap app ${s.app}, floor ${s.baseline}; keyed tap app ${s.appKeyed}, floor ${s.baselineKeyed}`,
     );
+    console.log(
+      `Peak RSS of the process (app and floor, one database connection pool): ${(await ask<number>(child, "rss")).toFixed(0)} MiB`,
+    );
+    // CPU time per request: robust where req/s moves with whatever else the machine runs.
+    console.log("\n| path | app CPU µs/request | floor CPU µs/request | ratio floor/app |\n| --- | ---: | ---: | ---: |");
+    for (const path of PATHS) {
+      const cpu = async (prefix: string) => {
+        await ask(child, "cpu-start");
+        const load = await autocannon({ duration: PROFILE_SECONDS, connections: 10, ...path.options(prefix, host) });
+        return (await ask<number>(child, "cpu-stop")) / Math.max(load.requests.total, 1);
+      };
+      const app = await cpu(host.app);
+      const floor = await cpu(host.baseline);
+      console.log(`| ${path.name} | ${app.toFixed(0)} | ${floor.toFixed(0)} | ${(floor / app).toFixed(2)} |`);
+    }
+    const profiled = [
+      { who: "App", prefix: host.app },
+      { who: "Floor", prefix: host.baseline },
+    ];
+    for (const path of PATHS) {
+      for (const { who, prefix } of profiled) {
+        await ask(child, "profile-start");
+        const load = await autocannon({ duration: PROFILE_SECONDS, connections: 10, ...path.options(prefix, host) });
+        const top = await ask<{ busy: number; frames: string[]; areas: string[]; statements: number }>(child, "profile-stop");
+        const perRequest = top.statements / Math.max(load.requests.total, 1);
+        console.log(
+          `\n${who} CPU profile, ${path.name} (${PROFILE_SECONDS} s, ${load.requests.total} requests, ${perRequest.toFixed(2)} statements each under load; the process busy ${(100 * top.busy).toFixed(0)} % of it; shares of the busy time, self):`,
+        );
+        console.log(`  areas:  ${top.areas.join(" | ")}`);
+        for (const frame of top.frames) console.log(`  ${frame}`);
+      }
+    }
   } finally {
     await stopHost(child);
   }
