@@ -26,6 +26,15 @@ describe("parseAmount", () => {
       expect(parseAmount(centsToAmount(cents))).toBe(cents);
     }
   });
+
+  it.each([
+    [-150, "-1.50"],
+    [-5, "-0.05"],
+    [-100, "-1.00"],
+    [-123456, "-1234.56"],
+  ])("writes a loss of %i cents with its sign, %j", (cents, text) => {
+    expect(centsToAmount(cents)).toBe(text);
+  });
 });
 
 describe("formatMoney", () => {

@@ -19,9 +19,10 @@ export function parseAmount(text: string): number | undefined {
   return cents <= MONEY_MAX_CENTS ? cents : undefined;
 }
 
-/** Cents as a plain amount for CSV and inputs: 1250 -> "12.50". */
+/** Cents as a plain amount for CSV and inputs: 1250 -> "12.50", a loss with its sign: -150 -> "-1.50", -5 -> "-0.05". */
 export function centsToAmount(cents: number): string {
-  return `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+  const whole = Math.abs(cents);
+  return `${cents < 0 ? "-" : ""}${Math.trunc(whole / 100)}.${String(whole % 100).padStart(2, "0")}`;
 }
 
 const formats = new Map<string, Intl.NumberFormat>();
