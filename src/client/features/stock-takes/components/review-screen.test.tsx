@@ -232,7 +232,7 @@ describe("ReviewScreen's actions on misplaced products and unknown barcodes", ()
     expect(posted(seen, "/api/stock-takes/7/unknown/drop")).toEqual([{ barcode: "999" }]);
   });
 
-  it("creates the product of an unknown barcode in the Add product form, barcode filled in, then links its scans to it", async () => {
+  it("creates the product of an unknown barcode in the Add product form, barcode filled in, then links its scans to it; a cancelled form links nothing", async () => {
     let created = false;
     const unknownNow = (l: ReviewLine): ReviewLine =>
       l.status === "unknown" && created ? { ...l, catalogue_product: { id: 50, name: "Mew" } } : l;
@@ -245,6 +245,13 @@ describe("ReviewScreen's actions on misplaced products and unknown barcodes", ()
       "POST /api/stock-takes/7/unknown/link": () => lineAnswer({ product_id: 50, barcode: "999", name: "Mew", counted: 1 }),
     });
     const list = screen.getByRole("region", { name: "Unknown barcodes (1)" });
+    // Opened and cancelled: nothing is linked.
+    await user.click(within(list).getByRole("button", { name: "Create a product for barcode 999" }));
+    await user.click(within(await screen.findByRole("dialog", { name: "Add New Product" }, SLOW)).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull(), SLOW);
+    await waitFor(() => expect(seen.filter((r) => r.path === "/api/stock-takes/7/review").length).toBeGreaterThan(1), SLOW);
+    expect(posted(seen, "/api/stock-takes/7/unknown/link")).toEqual([]);
+
     await user.click(within(list).getByRole("button", { name: "Create a product for barcode 999" }));
     const form = await screen.findByRole("dialog", { name: "Add New Product" }, SLOW);
     expect(within(form).getByLabelText("Barcode *")).toHaveValue("999");
@@ -255,7 +262,7 @@ describe("ReviewScreen's actions on misplaced products and unknown barcodes", ()
     expect(posted(seen, "/api/stock-takes/7/unknown/link")).toEqual([{ barcode: "999", product_id: 50 }]);
   });
 
-  it("links an unknown barcode to the product the catalogue has for it now; a cancelled form links nothing", async () => {
+  it("links an unknown barcode to the product the catalogue has for it now, after asking", async () => {
     const known = {
       ...review,
       lines: review.lines.map((l) => (l.status === "unknown" ? { ...l, catalogue_product: { id: 51, name: "Mew" } } : l)),
@@ -268,6 +275,9 @@ describe("ReviewScreen's actions on misplaced products and unknown barcodes", ()
     expect(list).toHaveTextContent("now in the catalogue as Mew");
     expect(within(list).queryByRole("button", { name: "Create a product for barcode 999" })).toBeNull();
     await user.click(within(list).getByRole("button", { name: "Link barcode 999 to Mew" }));
+    const dialog = await screen.findByRole("dialog", { name: "Link 999 to Mew?" });
+    expect(dialog).toHaveTextContent("Its 1 counted become Mew's, its expected quantity taken now.");
+    await user.click(within(dialog).getByRole("button", { name: "Link" }));
     expect(await screen.findByText("999 linked to Mew: 1 counted", undefined, SLOW)).toBeInTheDocument();
     expect(posted(seen, "/api/stock-takes/7/unknown/link")).toEqual([{ barcode: "999", product_id: 51 }]);
   });

@@ -43,8 +43,42 @@ const sameName = (a: string | null, b: string | null) => (a ?? "").trim().toLowe
 /** The locations a misplaced product was found in, away from its own: where it may be moved. */
 const elsewhere = (l: ReviewLine) => l.found_in.filter((name) => name !== "" && !sameName(name, l.location));
 
-/** A change the review asks to confirm first: a product's location, or scans dropped. */
-type Confirm = { kind: "move"; line: ReviewLine; location: string } | { kind: "drop"; line: ReviewLine };
+/** A change the review asks to confirm first: a product's location, scans linked to a product, or scans dropped. */
+type Confirm =
+  | { kind: "move"; line: ReviewLine; location: string }
+  | { kind: "link"; line: ReviewLine; product: { id: number; name: string } }
+  | { kind: "drop"; line: ReviewLine };
+
+/** What the question of each change says, and its buttons. */
+function confirmTexts(c: Confirm): { title: string; description: string; no: string; yes: string; busy: string } {
+  const name = c.line.name ?? c.line.barcode;
+  switch (c.kind) {
+    case "move":
+      return {
+        title: `Move ${name} to ${c.location}?`,
+        description: `Its location changes from ${c.line.location || "none"} to ${c.location}, as an edit of the product (in its audit). It is then counted there.`,
+        no: "Don't move",
+        yes: "Move",
+        busy: "Moving...",
+      };
+    case "link":
+      return {
+        title: `Link ${c.line.barcode} to ${c.product.name}?`,
+        description: `Its ${c.line.counted} counted become ${c.product.name}'s, its expected quantity taken now.`,
+        no: "Don't link",
+        yes: "Link",
+        busy: "Linking...",
+      };
+    case "drop":
+      return {
+        title: `Drop the scans of ${c.line.barcode}?`,
+        description: `The ${c.line.counted} counted are kept for the record but left out of the review and the report. A later scan of it is unknown again.`,
+        no: "Keep them",
+        yes: "Drop",
+        busy: "Dropping...",
+      };
+  }
+}
 
 /**
  * The review of one stock take: per product and per location the expected, counted and difference
@@ -175,6 +209,8 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
         },
         `Failed to move ${name}`,
       );
+    } else if (confirm.kind === "link") {
+      await linkScans(line, confirm.product);
     } else {
       await act(
         line,
@@ -201,8 +237,8 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
     );
   }
 
-  function onLink(line: ReviewLine, product: { id: number; name: string }) {
-    void act(
+  function linkScans(line: ReviewLine, product: { id: number; name: string }): Promise<boolean> {
+    return act(
       line,
       async () => {
         const linked = await link.mutateAsync({ id, barcode: line.barcode, productId: product.id });
@@ -218,7 +254,7 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
     if (line.catalogue_product) return;
     const fresh = await review.refetch();
     const now = fresh.data?.lines.find((l) => l.status === "unknown" && l.barcode === line.barcode);
-    if (now?.catalogue_product) onLink(now, now.catalogue_product);
+    if (now?.catalogue_product) await linkScans(now, now.catalogue_product);
   }
 
   const missing = data.lines.filter((l) => l.status === "missing");
@@ -490,7 +526,7 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
                         size="sm"
                         disabled={busy}
                         aria-label={`Link barcode ${l.barcode} to ${product.name}`}
-                        onClick={() => onLink(l, product)}
+                        onClick={() => setConfirm({ kind: "link", line: l, product })}
                       >
                         {busy && link.isPending ? "Linking..." : `Link to ${product.name}`}
                       </Button>
@@ -522,34 +558,12 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
       />
 
       {confirm ? (
-        <Dialog
-          onClose={() => setConfirm(null)}
-          title={
-            confirm.kind === "move"
-              ? `Move ${confirm.line.name ?? confirm.line.barcode} to ${confirm.location}?`
-              : `Drop the scans of ${confirm.line.barcode}?`
-          }
-          description={
-            confirm.kind === "move"
-              ? `Its location changes from ${confirm.line.location || "none"} to ${confirm.location}, as an edit of the product (in its audit). It is then counted there.`
-              : `The ${confirm.line.counted} counted are kept for the record but left out of the review and the report. A later scan of it is unknown again.`
-          }
-          size="sm"
+        <ConfirmDialog
+          texts={confirmTexts(confirm)}
+          danger={confirm.kind === "drop"}
           busy={busyLine !== null}
-          footer={
-            <>
-              <Button variant="outline" onClick={() => setConfirm(null)} disabled={busyLine !== null}>
-                {confirm.kind === "move" ? "Don't move" : "Keep them"}
-              </Button>
-              <Button
-                variant={confirm.kind === "drop" ? "danger" : "primary"}
-                onClick={() => void onConfirmed()}
-                disabled={busyLine !== null}
-              >
-                {busyLine !== null ? (confirm.kind === "move" ? "Moving..." : "Dropping...") : confirm.kind === "move" ? "Move" : "Drop"}
-              </Button>
-            </>
-          }
+          onNo={() => setConfirm(null)}
+          onYes={() => void onConfirmed()}
         />
       ) : null}
       {creating ? (
@@ -579,6 +593,40 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
       ) : null}
       {audit ? <AuditDialog product={audit} onClose={() => setAudit(null)} /> : null}
     </div>
+  );
+}
+
+function ConfirmDialog({
+  texts,
+  danger,
+  busy,
+  onNo,
+  onYes,
+}: {
+  texts: ReturnType<typeof confirmTexts>;
+  danger: boolean;
+  busy: boolean;
+  onNo: () => void;
+  onYes: () => void;
+}) {
+  return (
+    <Dialog
+      onClose={onNo}
+      title={texts.title}
+      description={texts.description}
+      size="sm"
+      busy={busy}
+      footer={
+        <>
+          <Button variant="outline" onClick={onNo} disabled={busy}>
+            {texts.no}
+          </Button>
+          <Button variant={danger ? "danger" : "primary"} onClick={onYes} disabled={busy}>
+            {busy ? texts.busy : texts.yes}
+          </Button>
+        </>
+      }
+    />
   );
 }
 
