@@ -141,7 +141,7 @@ async function measure(label: string, databaseUrl?: string): Promise<void> {
     console.log(
       `Peak RSS of the process (app and floor, one database connection pool): ${(await ask<number>(child, "rss")).toFixed(0)} MiB`,
     );
-    // CPU time per request: robust where req/s moves with whatever else the machine runs.
+    // CPU time per request (medians of alternated windows): steadier where req/s moves with whatever else the machine runs.
     console.log("\n| path | app CPU µs/request | floor CPU µs/request | ratio floor/app |\n| --- | ---: | ---: | ---: |");
     for (const path of PATHS) {
       const cpu = async (prefix: string) => {
@@ -149,8 +149,14 @@ async function measure(label: string, databaseUrl?: string): Promise<void> {
         const load = await autocannon({ duration: PROFILE_SECONDS, connections: 10, ...path.options(prefix, host) });
         return (await ask<number>(child, "cpu-stop")) / Math.max(load.requests.total, 1);
       };
-      const app = await cpu(host.app);
-      const floor = await cpu(host.baseline);
+      const apps: number[] = [];
+      const floors: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        apps.push(await cpu(host.app));
+        floors.push(await cpu(host.baseline));
+      }
+      const app = median(apps);
+      const floor = median(floors);
       console.log(`| ${path.name} | ${app.toFixed(0)} | ${floor.toFixed(0)} | ${(floor / app).toFixed(2)} |`);
     }
     const profiled = [

@@ -179,13 +179,30 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
   });
 
   // Each event to the rooms of the roles that may read it (one rule: the permission of its GET route).
-  const to = (event: BroadcastEvent) => io.to(audienceOf(event).map(roleRoom));
+  const audiences = new Map<BroadcastEvent, string[]>();
+  const roomsOf = (event: BroadcastEvent) => {
+    let rooms = audiences.get(event);
+    if (!rooms) {
+      rooms = audienceOf(event).map(roleRoom);
+      audiences.set(event, rooms);
+    }
+    return rooms;
+  };
+  const localRooms = io.of("/").adapter.rooms;
+  // On the embedded database this is the only server process: an event nobody here may hear is
+  // not encoded at all (a tap with no screen open costs nothing more). On PostgreSQL the adapter
+  // carries every event to the other processes' sockets.
+  const heard = (rooms: string[]) => pool !== undefined || rooms.some((room) => (localRooms.get(room)?.size ?? 0) > 0);
+  const to = (event: BroadcastEvent) => {
+    const rooms = roomsOf(event);
+    return heard(rooms) ? io.to(rooms) : undefined;
+  };
   const relays: { [E in BroadcastEvent]: (...payload: ServerEvents[E]) => void } = {
-    inventory_update: (e) => to("inventory_update").emit("inventory_update", e),
-    show_update: (e) => to("show_update").emit("show_update", e),
-    order_update: (e) => to("order_update").emit("order_update", e),
-    low_stock: (e) => to("low_stock").emit("low_stock", e),
-    stock_take_update: (e) => to("stock_take_update").emit("stock_take_update", e),
+    inventory_update: (e) => to("inventory_update")?.emit("inventory_update", e),
+    show_update: (e) => to("show_update")?.emit("show_update", e),
+    order_update: (e) => to("order_update")?.emit("order_update", e),
+    low_stock: (e) => to("low_stock")?.emit("low_stock", e),
+    stock_take_update: (e) => to("stock_take_update")?.emit("stock_take_update", e),
   };
   const relayed = Object.entries(relays) as Array<[BroadcastEvent, (payload: unknown) => void]>;
   for (const [event, send] of relayed) app.events.on(event, send);

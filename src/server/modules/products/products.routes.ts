@@ -23,6 +23,7 @@ import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { CATALOGUE_CACHE_DEFAULTS, CatalogueCache, pickEncoding } from "./catalogue-cache.js";
 import { EDIT_RULES, updateProduct } from "./product-edit.service.js";
+import { productJsonText } from "./products.presenter.js";
 import {
   catalogueSource,
   changeQuantity,
@@ -188,7 +189,16 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
         response: { 200: productSchema, ...errorAnswers(400, 401, 403, 404, 409, 413, 422, 503) },
       },
     },
-    async (request) => changeQuantity(serviceContext(app, request), request.params.id, request.body, request.headers[IDEMPOTENCY_HEADER]),
+    async (request, typedReply) => {
+      const product = await changeQuantity(
+        serviceContext(app, request),
+        request.params.id,
+        request.body,
+        request.headers[IDEMPOTENCY_HEADER],
+      );
+      // The database's product (product_json(), the schema's shape) as text in the schema's key order, past the response serialiser.
+      return (typedReply as unknown as FastifyReply).type("application/json; charset=utf-8").send(productJsonText(product));
+    },
   );
 
   app.post(
