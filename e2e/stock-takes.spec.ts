@@ -229,6 +229,17 @@ test("counting with a USB scanner: scan after scan in the field, a sale during t
     "status,product_id,barcode,name,location,found_in,expected,counted,difference,value_at_cost,value_at_price,applied",
   );
   expect(text).toContain(`missing,${s.missing.id},${s.missing.barcode},${s.missing.product_name},${s.location.name},,2,0,-2,-8.00,-20.00,`);
+  // And as a PDF, made in the browser too.
+  const pdfDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download PDF" }).click();
+  const pdf = await pdfDownload;
+  expect(pdf.suggestedFilename()).toBe(`stock-take-${id}.pdf`);
+  let head = "";
+  for await (const chunk of await pdf.createReadStream()) {
+    head += String(chunk).slice(0, 5);
+    break;
+  }
+  expect(head).toBe("%PDF-");
 
   await approveAsManager(browser, manager, id, s);
 });

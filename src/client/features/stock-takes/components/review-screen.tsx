@@ -2,6 +2,7 @@ import { Download } from "lucide-react";
 import { type ReactNode, Suspense, useMemo, useState } from "react";
 import { canManageIntegrations } from "../../../../contract/permissions";
 import type { ReviewLine, StockTakeReview } from "../../../../contract/stock-takes";
+import { PdfButton } from "../../../components/pdf-button";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
@@ -18,10 +19,12 @@ import {
   useDropUnknown,
   useKeepMisplaced,
   useLinkUnknown,
+  useLocations,
   useMoveMisplaced,
   useReview,
 } from "../api/stock-takes";
 import { reviewCsv, reviewCsvName } from "../review-csv";
+import { LINE_STATUS_LABELS, reviewPdf, reviewPdfName } from "../review-pdf";
 import { StatusBadge } from "./status-badge";
 
 export interface ReviewScreenProps {
@@ -29,13 +32,6 @@ export interface ReviewScreenProps {
   onCount: (id: number) => void;
   onList: () => void;
 }
-
-const LINE_STATUS: Record<ReviewLine["status"], string> = {
-  counted: "Counted",
-  missing: "Never scanned",
-  misplaced: "Found elsewhere",
-  unknown: "Unknown barcode",
-};
 
 const lineKey = (l: ReviewLine) => `${l.product_id ?? "unknown"}-${l.barcode}`;
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
@@ -89,6 +85,8 @@ function confirmTexts(c: Confirm): { title: string; description: string; no: str
  */
 export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
   const review = useReview(id);
+  // To name the scope's locations in the PDF.
+  const locations = useLocations();
   const { user } = useAuth();
   const manager = user ? canManageIntegrations(user.role) : false;
   const money = useMoney();
@@ -290,6 +288,14 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
           <Download aria-hidden="true" className="h-4 w-4" />
           Download CSV
         </Button>
+        <PdfButton
+          variant="outline"
+          label="Download PDF"
+          busyLabel="Making the PDF..."
+          failure="Failed to make the PDF"
+          filename={reviewPdfName(session.number)}
+          make={() => reviewPdf(data, money, { locations: locations.data })}
+        />
         {open ? (
           <Button variant="danger" onClick={() => setConfirmCancel(true)}>
             Cancel stock take
@@ -445,7 +451,7 @@ export function ReviewScreen({ id, onCount, onList }: ReviewScreenProps) {
                             </Button>
                           </span>
                         ) : (
-                          LINE_STATUS[l.status]
+                          LINE_STATUS_LABELS[l.status]
                         )}
                       </td>
                     </tr>
