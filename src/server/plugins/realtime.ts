@@ -188,11 +188,18 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     }
     return rooms;
   };
-  const localRooms = io.of("/").adapter.rooms;
-  // On the embedded database this is the only server process: an event nobody here may hear is
-  // not encoded at all (a tap with no screen open costs nothing more). On PostgreSQL the adapter
-  // carries every event to the other processes' sockets.
-  const heard = (rooms: string[]) => pool !== undefined || rooms.some((room) => (localRooms.get(room)?.size ?? 0) > 0);
+  const adapter = io.of("/").adapter;
+  // The other server processes the PostgreSQL adapter knows (by their heartbeats; a process
+  // announces itself as it starts, before it serves). socket.io-adapter keeps them in `nodesMap`
+  // without a synchronous accessor: where it is missing, assume there are some.
+  const otherProcesses = () => {
+    if (!pool) return false;
+    const nodes = (adapter as unknown as { nodesMap?: Map<string, number> }).nodesMap;
+    return nodes === undefined || nodes.size > 0;
+  };
+  // An event that no socket of this process may hear, and no other process could carry to its
+  // own, is not encoded or sent at all: a tap with no screen open costs nothing more.
+  const heard = (rooms: string[]) => otherProcesses() || rooms.some((room) => (adapter.rooms.get(room)?.size ?? 0) > 0);
   const to = (event: BroadcastEvent) => {
     const rooms = roomsOf(event);
     return heard(rooms) ? io.to(rooms) : undefined;
