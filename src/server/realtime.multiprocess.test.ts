@@ -28,6 +28,25 @@ afterAll(async () => {
 }, 60_000);
 
 describe("two server processes on one PostgreSQL database", () => {
+  // First, while no socket is open on A: an event nobody on A may hear still goes to B's screens.
+  it("a tap through a process with no screen open reaches a screen on the other, with the committed product", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const cookieA = await login(a, ADMIN.username, ADMIN.password);
+    const created = await api<Product>(a, cookieA, "POST", "/api/products", {
+      barcode: `MP-${randomBytes(3).toString("hex")}`,
+      product_name: "Unheard Here Card",
+      vendor: "Topps",
+      quantity_on_hand: 5,
+    });
+    expect(created.status).toBe(201);
+    const onB = await onlineAt(b, await login(b, ADMIN.username, ADMIN.password));
+    const tap = await api<Product>(a, cookieA, "PUT", `/api/products/${created.body.id}/quantity`, { quantity_change: -1 });
+    expect(tap.status).toBe(200);
+    const update = await onB.next<InventoryUpdate>("inventory_update", (e) => e.data.id === created.body.id);
+    expect(update).toMatchObject({ type: "quantity_changed", data: { quantity_on_hand: 4, product: { version: tap.body.version } } });
+    onB.close();
+  });
+
   it("share presence and live inventory events, and one leaving is noticed by the other", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const adminCookie = await login(a, ADMIN.username, ADMIN.password);
