@@ -4,7 +4,7 @@ import { gtinKey } from "../../../contract/gtin.js";
 import type { Product } from "../../../contract/products.js";
 import { QUANTITY_MAX_EXCLUSIVE } from "../../../contract/rules.js";
 import type { Db } from "../../db/client.js";
-import { prepared } from "../../db/prepared.js";
+import { prepared, type RawStatement, rawRows } from "../../db/prepared.js";
 import { products } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 
@@ -15,9 +15,6 @@ export const MAX_ID = 2_147_483_647;
 
 /** Every product write takes its revision in its own transaction (see migration 0002). */
 const TAKE_REVISION = sql`take_revision()`;
-
-/** One product as JSON text in the API shape: product_json_text() (migration 0018), the SQL twin of toProduct. */
-const productJson = sql<string>`product_json_text(${products})`;
 
 const changedSince = prepared((db) =>
   db
@@ -89,26 +86,24 @@ export async function lockProductById(tx: Db, id: number): Promise<ProductRow | 
   return row;
 }
 
-const productByBarcode = prepared((db) =>
-  db
-    .select({ json: productJson })
-    .from(products)
-    .where(or(eq(products.barcodeKey, sql.placeholder("key")), eq(products.barcode, sql.placeholder("barcode"))))
-    // The exact barcode first: a product that shares its GTIN with an older one (no key, see
-    // migration 0005) is still found by what is printed on it.
-    .orderBy(sql`${products.barcode} = ${sql.placeholder("barcode")} desc`)
-    .limit(1)
-    .prepare("product_json_by_barcode"),
-);
+/**
+ * The exact barcode first: a product that shares its GTIN with an older one (no key, see
+ * migration 0005) is still found by what is printed on it.
+ */
+const PRODUCT_JSON_BY_BARCODE: RawStatement = {
+  name: "product_json_by_barcode",
+  text: `select product_json_text(p) as json from products p where p.barcode_key = $1 or p.barcode = $2
+         order by p.barcode = $2 desc limit 1`,
+};
 
 /**
  * A scan's lookup by GTIN (contract/gtin.ts): `820650853548` finds the product stored as
  * `0820650853548` and the reverse; other codes match exactly. The product as the JSON text of
  * the answer, built by the database (nothing to decode and encode again), from a prepared
- * statement: it runs thousands of times a stream.
+ * statement sent straight through node-postgres (rawRows): it runs thousands of times a stream.
  */
 export async function findProductJsonByBarcode(db: Db, barcode: string): Promise<string | undefined> {
-  const [row] = await productByBarcode(db).execute({ key: gtinKey(barcode), barcode });
+  const [row] = await rawRows<{ json: string }>(db, PRODUCT_JSON_BY_BARCODE, [gtinKey(barcode), barcode]);
   return row?.json;
 }
 
