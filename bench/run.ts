@@ -1,6 +1,9 @@
 /**
  * `npm run bench`: every benchmark in turn. BENCH_ONLY=<name> runs one.
- * - hot-paths (bench/hot-paths/): scan and tap, app against a bare baseline on the same database
+ * - hot-paths (bench/hot-paths/): scan and tap, app against the floor on the same database (ratios,
+ *   statements, CPU per request and profiles)
+ * - server-memory (bench/hot-paths/memory.ts): the built server's RSS with 100,000 products, settled
+ *   and its peak under 200 sockets, lookups and taps
  * - busy-shop (bench/busy-shop/): a live stream with 200 sockets, taps, edits and an import at once,
  *   on PGlite and on PostgreSQL (BENCH_DB=pglite|postgres for one), plus an import vs COPY ratio
  * - reports (bench/reports/): each report endpoint over a year of 1,000,000 quantity audit rows,
@@ -18,6 +21,7 @@
 import { runBusyShop } from "./busy-shop/index.js";
 import { cleanUp } from "./busy-shop/servers.js";
 import { runHotPaths } from "./hot-paths/index.js";
+import { runServerMemory } from "./hot-paths/memory.js";
 import { runInventoryBrowser } from "./inventory-browser/index.js";
 import { runPrices } from "./prices/index.js";
 import { runReports } from "./reports/index.js";
@@ -26,6 +30,7 @@ import { runWebhooks } from "./webhooks/index.js";
 
 const parts: Record<string, () => Promise<void>> = {
   "hot-paths": runHotPaths,
+  "server-memory": runServerMemory,
   "busy-shop": runBusyShop,
   reports: runReports,
   webhooks: runWebhooks,

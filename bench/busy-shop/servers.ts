@@ -86,12 +86,20 @@ export async function dropDatabase(name: string): Promise<void> {
   databases.delete(name);
 }
 
-/** Starts a server process on a free port and waits until GET /api/health answers 200. */
-export async function startServer(name: string, db: { dataDir: string; databaseUrl?: string; clientDir?: string }): Promise<ServerProcess> {
+/**
+ * Starts a server process on a free port and waits until GET /api/health answers 200. `built`:
+ * the server as `npm start` runs it (dist/server/main.mjs, built by the caller), not its sources
+ * through tsx (whose compiler and caches would be counted in its memory).
+ */
+export async function startServer(
+  name: string,
+  db: { dataDir: string; databaseUrl?: string; clientDir?: string; built?: boolean },
+): Promise<ServerProcess> {
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS: extra node flags for the servers (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p --trace-gc").
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/server/main.ts"], {
+  const entry = db.built ? ["dist/server/main.mjs"] : ["--import", "tsx", "src/server/main.ts"];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: ROOT,
     // Its own process group, so that anything it starts (an embedded-database child) ends with it.
     detached: true,
