@@ -1,13 +1,13 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InventoryUpdate } from "../../../contract/events.js";
-import type { Location, StockTake, StockTakeReview } from "../../../contract/stock-takes.js";
+import type { StockTakeReview } from "../../../contract/stock-takes.js";
 import { APPROVAL_BATCH_SIZE } from "../../../contract/stock-takes.js";
 import { products, quantityAudit, stockTakeLines, stockTakes } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 import { signedIn } from "../../test/factories.js";
-import { caller, newBarcode } from "../../test/product-calls.js";
+import { caller } from "../../test/product-calls.js";
+import { countedLocation as counted } from "../../test/stock-takes.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 
 /** Approving a big stock take in short transactions (issue 41): each product once, taps answered between batches. */
@@ -31,29 +31,8 @@ afterAll(async () => {
 /** Thousands of products approved in batches: minutes when the whole suite runs beside it on two cores. */
 const SLOW = { timeout: 180_000 };
 
-/** `n` products in a new location, each with stock 2, cost 100 and price 250; a counting session of it. */
-async function countedLocation(n: number, scanned: number): Promise<{ loc: Location; session: StockTake; ids: number[] }> {
-  const res = await inventory.post("/api/locations", { name: newBarcode("Wall ") });
-  expect(res.statusCode, res.body).toBe(201);
-  const loc = res.json<Location>();
-  const prefix = newBarcode("ST");
-  const inserted = await t.app.db.execute(sql`
-    insert into products (barcode, product_name, vendor, quantity_on_hand, cost, price, location, revision)
-    select ${prefix} || '-' || g, 'Binder card ' || g, 'Topps', 2, 100, 250, ${loc.name}, take_revision()
-      from generate_series(1, ${n}) g
-    returning id, barcode`);
-  const rows = rowsOf<{ id: number; barcode: string }>(inserted).sort((a, b) => a.id - b.id);
-  const started = await inventory.post("/api/stock-takes", { scope: { location_ids: [loc.id] } });
-  expect(started.statusCode, started.body).toBe(201);
-  const session = started.json<{ stock_take: StockTake }>().stock_take;
-  // The first `scanned` are counted 3 (one extra each); the rest are never scanned (missing: 2 each).
-  const scans = rows.slice(0, scanned).map((r) => ({ client_scan_id: randomUUID(), barcode: r.barcode, quantity: 3, location_id: loc.id }));
-  for (let i = 0; i < scans.length; i += 500) {
-    const sent = await inventory.post(`/api/stock-takes/${session.id}/scans`, { scans: scans.slice(i, i + 500) });
-    expect(sent.statusCode, sent.body).toBe(200);
-  }
-  return { loc, session, ids: rows.map((r) => r.id) };
-}
+/** `n` products in a new location (stock 2, cost 100, price 250), the first `scanned` counted 3 each; a counting session of it. */
+const countedLocation = (n: number, scanned: number) => counted(t.app.db, inventory, n, scanned);
 
 /** Each product's approved changes (tagged with the session) and its stock. */
 async function outcome(sessionId: number, ids: number[]) {

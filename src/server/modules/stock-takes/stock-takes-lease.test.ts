@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Location, StockTake, StockTakeReview } from "../../../contract/stock-takes.js";
+import type { StockTake, StockTakeReview } from "../../../contract/stock-takes.js";
 import { buildApp } from "../../app.js";
 import type { ServiceContext } from "../../context.js";
 import { type Database, openPostgres } from "../../db/client.js";
@@ -10,7 +9,8 @@ import { quantityAudit, stockTakes } from "../../db/schema.js";
 import { rowsOf } from "../../db/sql.js";
 import { testConfig } from "../../test/config.js";
 import { signedIn } from "../../test/factories.js";
-import { caller, newBarcode } from "../../test/product-calls.js";
+import { caller } from "../../test/product-calls.js";
+import { countedLocation as counted } from "../../test/stock-takes.js";
 import { createTestDatabase } from "../../test/test-app.js";
 import { beginApproval, runApproval } from "./stock-takes.service.js";
 
@@ -60,26 +60,9 @@ const SLOW = { timeout: 180_000 };
 
 /** `n` products of stock 2 in a new location, each counted 3 (one extra each), in a session in review. */
 async function countedLocation(n: number): Promise<{ session: StockTake; ids: number[] }> {
-  const res = await inventory.post("/api/locations", { name: newBarcode("Lease ") });
-  expect(res.statusCode, res.body).toBe(201);
-  const loc = res.json<Location>();
-  const prefix = newBarcode("LS");
-  const inserted = await one.db.execute(sql`
-    insert into products (barcode, product_name, vendor, quantity_on_hand, cost, price, location, revision)
-    select ${prefix} || '-' || g, 'Lease card ' || g, 'Topps', 2, 100, 250, ${loc.name}, take_revision()
-      from generate_series(1, ${n}) g
-    returning id, barcode`);
-  const rows = rowsOf<{ id: number; barcode: string }>(inserted).sort((a, b) => a.id - b.id);
-  const started = await inventory.post("/api/stock-takes", { scope: { location_ids: [loc.id] } });
-  expect(started.statusCode, started.body).toBe(201);
-  const session = started.json<{ stock_take: StockTake }>().stock_take;
-  const scans = rows.map((r) => ({ client_scan_id: randomUUID(), barcode: r.barcode, quantity: 3, location_id: loc.id }));
-  for (let i = 0; i < scans.length; i += 500) {
-    const sent = await inventory.post(`/api/stock-takes/${session.id}/scans`, { scans: scans.slice(i, i + 500) });
-    expect(sent.statusCode, sent.body).toBe(200);
-  }
+  const { session, ids } = await counted(one.db, inventory, n);
   expect((await inventory.post(`/api/stock-takes/${session.id}/finish`, {})).statusCode).toBe(200);
-  return { session, ids: rows.map((r) => r.id) };
+  return { session, ids };
 }
 
 /** Each product's approved changes (tagged with the session) and its stock. */
