@@ -1,24 +1,12 @@
 import Papa from "papaparse";
+import { safeCell, unsafeCell } from "../../../contract/csv-cells";
 import { centsToAmount } from "../../../contract/money";
 import type { Product } from "../../../contract/products";
 import { CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS } from "../../../contract/rules";
 import { isoDay } from "../../lib/dates";
 import { downloadBlob } from "../../lib/download";
 
-/**
- * Spreadsheet-safe cell: text starting with =, +, - or @ would run as a formula in Excel or
- * LibreOffice, so it gets a leading single quote. Text that already starts with quotes before
- * such a character gets one more, so `unsafeCell` undoes exactly what this did.
- */
-const FORMULA = /^'*[=+\-@]/;
-export function safeCell(value: string): string {
-  return FORMULA.test(value) ? `'${value}` : value;
-}
-
-/** The inverse of `safeCell`, applied to every imported cell. */
-export function unsafeCell(value: string): string {
-  return value.startsWith("'") && FORMULA.test(value) ? value.slice(1) : value;
-}
+export { safeCell, unsafeCell };
 
 export type CsvRow = Record<string, string>;
 

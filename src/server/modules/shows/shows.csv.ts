@@ -1,13 +1,7 @@
+import { csvTextCell } from "../../../contract/csv-cells.js";
 import { centsToAmount } from "../../../contract/money.js";
 import { SHOW_CSV_COLUMNS } from "../../../contract/show-rules.js";
 import type { ShowSummary } from "../../../contract/shows.js";
-
-/** Text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a leading quote (as the CSV export does). */
-const FORMULA = /^'*[=+\-@]/;
-const textCell = (value: string) => {
-  const safe = FORMULA.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-};
 
 /**
  * A show's summary as CSV (product, barcode, sold, added, net, revenue), one line per product in name
@@ -17,7 +11,9 @@ const textCell = (value: string) => {
 export function showCsv(summary: ShowSummary): string {
   const lines = [...summary.lines].sort((a, b) => a.product_name.localeCompare(b.product_name, "en") || a.barcode.localeCompare(b.barcode));
   const rows = lines.map((l) =>
-    [textCell(l.product_name), textCell(l.barcode), l.sold, l.added, l.net, l.revenue === null ? "" : centsToAmount(l.revenue)].join(","),
+    [csvTextCell(l.product_name), csvTextCell(l.barcode), l.sold, l.added, l.net, l.revenue === null ? "" : centsToAmount(l.revenue)].join(
+      ",",
+    ),
   );
   return `\uFEFF${[SHOW_CSV_COLUMNS.join(","), ...rows].join("\r\n")}\r\n`;
 }

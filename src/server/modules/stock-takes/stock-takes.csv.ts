@@ -1,3 +1,4 @@
+import { csvTextCell } from "../../../contract/csv-cells.js";
 import { centsToAmount } from "../../../contract/money.js";
 import type { StockTakeReview } from "../../../contract/stock-takes.js";
 
@@ -17,15 +18,7 @@ export const STOCK_TAKE_CSV_COLUMNS = [
   "applied",
 ] as const;
 
-/** Text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a leading quote (as the show's CSV). */
-const FORMULA = /^'*[=+\-@]/;
-const textCell = (value: string | null) => {
-  if (value === null) return "";
-  const safe = FORMULA.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-};
-/** Cents as an amount; a loss keeps its sign ("-0.50": centsToAmount is for amounts of 0 or more). */
-const money = (cents: number | null) => (cents === null ? "" : `${cents < 0 ? "-" : ""}${centsToAmount(Math.abs(cents))}`);
+const money = (cents: number | null) => (cents === null ? "" : centsToAmount(cents));
 
 /**
  * A stock take's review as CSV, one line per review line in the review's order (counted, missing,
@@ -37,10 +30,10 @@ export function stockTakeCsv(review: StockTakeReview): string {
   const rows = review.lines.map((l) =>
     [
       l.product_id ?? "",
-      textCell(l.barcode),
-      textCell(l.name),
-      textCell(l.location),
-      textCell(l.found_in.filter((f) => f !== "").join("; ")),
+      csvTextCell(l.barcode),
+      csvTextCell(l.name),
+      csvTextCell(l.location),
+      csvTextCell(l.found_in.filter((f) => f !== "").join("; ")),
       l.status,
       l.expected,
       l.counted,

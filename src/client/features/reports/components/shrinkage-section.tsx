@@ -15,7 +15,6 @@ export const SHRINKAGE_EMPTY = "No stock take differences approved in this range
 
 const signed = (n: number) => (n > 0 ? `+${n.toLocaleString("en-US")}` : n.toLocaleString("en-US"));
 /** An amount for the CSV keeping its sign ("-2.50"; amountCell writes amounts of 0 or more). */
-const signedAmount = (cents: number | null) => (cents === null ? "" : `${cents < 0 ? "-" : ""}${amountCell(Math.abs(cents))}`);
 
 /**
  * Shrinkage (issue 41): the differences approved stock takes made, per day, week or month of the
@@ -77,7 +76,7 @@ export function ShrinkageSection({ range, dark, cost }: { range: ReportRange; da
       difference: String(r.difference),
       missing_at_cost: amountCell(r.missing_at_cost),
       extra_at_cost: amountCell(r.extra_at_cost),
-      value_at_cost: signedAmount(r.value_at_cost),
+      value_at_cost: amountCell(r.value_at_cost),
     }));
     downloadCsv(`shrinkage-${report.by}-${report.from}-${report.to}.csv`, toCsv(header, rows));
   };
