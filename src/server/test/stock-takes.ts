@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import type { Location, StockTake } from "../../contract/stock-takes.js";
+import type { Location, ScanAnswer, StockTake, StockTakeReview } from "../../contract/stock-takes.js";
 import type { Db } from "../db/client.js";
 import { rowsOf } from "../db/sql.js";
 import { type caller, newBarcode } from "./product-calls.js";
@@ -37,4 +37,28 @@ export async function countedLocation(
     expect(sent.statusCode, sent.body).toBe(200);
   }
   return { loc, session, ids: rows.map((r) => r.id) };
+}
+
+/** One scan sent by `api` from the device "Till phone" (a new client_scan_id unless given); its answer. */
+export async function scanOnce(
+  api: ReturnType<typeof caller>,
+  session: number,
+  barcode: string,
+  opts: { quantity?: number; location_id?: number; client_scan_id?: string } = {},
+): Promise<ScanAnswer> {
+  const res = await api.post(`/api/stock-takes/${session}/scans`, {
+    device: "Till phone",
+    scans: [{ client_scan_id: opts.client_scan_id ?? randomUUID(), barcode, ...opts }],
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const [answer] = res.json<{ scans: ScanAnswer[] }>().scans;
+  if (!answer) throw new Error("no answer");
+  return answer;
+}
+
+/** The session's review as `api` reads it. */
+export async function reviewOf(api: ReturnType<typeof caller>, session: number): Promise<StockTakeReview> {
+  const res = await api.get(`/api/stock-takes/${session}/review`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<StockTakeReview>();
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InventoryUpdate } from "../../../contract/events.js";
@@ -8,7 +7,6 @@ import type {
   Location,
   ReviewLine,
   ReviewLineAnswer,
-  ScanAnswer,
   StockTake,
   StockTakeReview,
   StockTakeUpdate,
@@ -16,6 +14,7 @@ import type {
 import { productAudit, products, stockTakeScans, webhookDeliveries } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { caller, newBarcode, recordEvents } from "../../test/product-calls.js";
+import { reviewOf, scanOnce } from "../../test/stock-takes.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 
 /** The review's actions (issue 41): a misplaced product moved or counted where it was found, an unknown barcode linked or dropped. */
@@ -50,19 +49,9 @@ async function start(scope: { location_ids: number[] } | { whole_shop: true }): 
   return res.json<{ stock_take: StockTake }>().stock_take;
 }
 
-async function scan(session: number, barcode: string, opts: { quantity?: number; location_id?: number } = {}): Promise<ScanAnswer> {
-  const res = await inventory.post(`/api/stock-takes/${session}/scans`, { scans: [{ client_scan_id: randomUUID(), barcode, ...opts }] });
-  expect(res.statusCode, res.body).toBe(200);
-  const [answer] = res.json<{ scans: ScanAnswer[] }>().scans;
-  if (!answer) throw new Error("no answer");
-  return answer;
-}
-
-async function review(session: number): Promise<StockTakeReview> {
-  const res = await inventory.get(`/api/stock-takes/${session}/review`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<StockTakeReview>();
-}
+const scan = (session: number, barcode: string, opts: { quantity?: number; location_id?: number } = {}) =>
+  scanOnce(inventory, session, barcode, opts);
+const review = (session: number) => reviewOf(inventory, session);
 
 const lineOf = (r: StockTakeReview, productId: number) => r.lines.find((l) => l.product_id === productId);
 const unknownOf = (r: StockTakeReview, barcode: string) => r.lines.find((l) => l.status === "unknown" && l.barcode === barcode);

@@ -8,6 +8,7 @@ import type { Location, ScanAnswer, StockTake, StockTakeReview, StockTakeUpdate 
 import { products, quantityAudit, stockTakeScans, webhookDeliveries } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { caller, newBarcode, recordEvents } from "../../test/product-calls.js";
+import { reviewOf, scanOnce } from "../../test/stock-takes.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
 
 type Api = ReturnType<typeof caller>;
@@ -46,27 +47,8 @@ async function start(api: Api, scope: { location_ids: number[] } | { whole_shop:
   return res.json<{ stock_take: StockTake }>().stock_take;
 }
 
-async function scan(
-  api: Api,
-  session: number,
-  barcode: string,
-  opts: { quantity?: number; location_id?: number; client_scan_id?: string } = {},
-): Promise<ScanAnswer> {
-  const res = await api.post(`/api/stock-takes/${session}/scans`, {
-    device: "Till phone",
-    scans: [{ client_scan_id: opts.client_scan_id ?? randomUUID(), barcode, ...opts }],
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const [answer] = res.json<{ scans: ScanAnswer[] }>().scans;
-  if (!answer) throw new Error("no answer");
-  return answer;
-}
-
-async function review(session: number): Promise<StockTakeReview> {
-  const res = await inventory.get(`/api/stock-takes/${session}/review`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<StockTakeReview>();
-}
+const scan = scanOnce;
+const review = (session: number) => reviewOf(inventory, session);
 
 const lineOf = (r: StockTakeReview, productId: number) => r.lines.find((l) => l.product_id === productId);
 
