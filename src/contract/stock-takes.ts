@@ -175,7 +175,11 @@ export const scanAnswerSchema = z.object({
 });
 export type ScanAnswer = z.infer<typeof scanAnswerSchema>;
 
-export const scansAnswerSchema = z.object({ scans: z.array(scanAnswerSchema) });
+export const scansAnswerSchema = z.object({
+  scans: z.array(scanAnswerSchema),
+  /** The session as these scans left it (read after them: `scans` counts them and any committed since). */
+  stock_take: stockTakeSchema,
+});
 export type ScansAnswer = z.infer<typeof scansAnswerSchema>;
 
 export const reviewLineSchema = z.object({

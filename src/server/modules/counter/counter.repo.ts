@@ -25,10 +25,9 @@ export type CreditEntryRow = typeof creditEntries.$inferSelect;
 export type TradeInRow = typeof tradeIns.$inferSelect;
 export type TradeInLineRow = typeof tradeInLines.$inferSelect & { productName: string };
 
-const balanceOf =
-  sql<number>`coalesce((select ${customerCredit.balance} from ${customerCredit} where ${customerCredit.customerId} = ${customers.id}), 0)`.mapWith(
-    Number,
-  );
+// Qualified by hand: drizzle names a lone table's columns unqualified, which inside a subquery
+// would mean the inner table's (as it did for the stock takes' scan count).
+const balanceOf = sql<number>`coalesce((select cc.balance from customer_credit cc where cc.customer_id = customers.id), 0)`.mapWith(Number);
 
 // Customers ------------------------------------------------------------------------------------
 

@@ -54,9 +54,9 @@ export async function insertLocationsFromProducts(db: Db): Promise<LocationRow[]
 
 // Sessions -------------------------------------------------------------------------------------
 
-const scanCount = sql<number>`(select count(*) from ${stockTakeScans} where ${stockTakeScans.stockTakeId} = ${stockTakes.id})`.mapWith(
-  Number,
-);
+// Written out: drizzle names a lone table's columns unqualified, and inside this subquery "id"
+// would be the scan's own id.
+const scanCount = sql<number>`(select count(*) from stock_take_scans s where s.stock_take_id = stock_takes.id)`.mapWith(Number);
 
 export async function insertStockTake(
   db: Db,

@@ -175,13 +175,14 @@ export async function stockTakesRoutes(app: ZodApp): Promise<void> {
           "is another), `unknown` (no product has the barcode: recorded for the review) or `already_counted` (`count`: " +
           "counted before this scan; this one is added). A `client_scan_id` the session has answers its first answer " +
           "again with `replayed: true` and counts nothing, so an offline queue may send its backlog again. " +
+          "`stock_take` is the session read after the scans (its `scans` count includes them). " +
           `409 once counting has finished. Every device counting the session hears the scans live (\`stock_take_update\`). ${WHO}`,
         params: idParamsSchema,
         body: scansBodySchema,
         response: { 200: scansAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409, 413, 429, 503) },
       },
     },
-    async (request) => ({ scans: await recordScans(serviceContext(app, request), request.params.id, request.body) }),
+    async (request) => recordScans(serviceContext(app, request), request.params.id, request.body),
   );
 
   app.post(

@@ -16,6 +16,7 @@ import {
   type Scan,
   type ScanAnswer,
   type ScanResult,
+  type ScansAnswer,
   type ScansBody,
   type ShrinkageAnswer,
   type ShrinkageRow,
@@ -231,7 +232,7 @@ function answerOf(row: ScanRow, product: { id: number; productName: string } | u
  * the session FOR SHARE (an approval or a cancel waits for it, and a scan after them is refused)
  * and its product FOR SHARE while its line takes the first-scan snapshot (recordCount).
  */
-export async function recordScans(ctx: ServiceContext, id: number, input: ScansBody): Promise<ScanAnswer[]> {
+export async function recordScans(ctx: ServiceContext, id: number, input: ScansBody): Promise<ScansAnswer> {
   requirePermission(ctx, ...COUNT);
   const body = scansBodySchema.parse(input);
   // Not read first: the session's lock below answers 404 (one round trip less per scan).
@@ -287,9 +288,10 @@ export async function recordScans(ctx: ServiceContext, id: number, input: ScansB
     });
     answers.push(answer);
   }
+  const stockTake = toStockTake(await stockTakeOrThrow(ctx, id));
   const fresh = answers.filter((a) => !a.replayed);
-  if (fresh.length > 0) emit(ctx, "stock_take_scanned", toStockTake(await stockTakeOrThrow(ctx, id)), fresh);
-  return answers;
+  if (fresh.length > 0) emit(ctx, "stock_take_scanned", stockTake, fresh);
+  return { scans: answers, stock_take: stockTake };
 }
 
 async function productNameOf(tx: ServiceContext["db"], row: ScanRow): Promise<{ id: number; productName: string } | undefined> {

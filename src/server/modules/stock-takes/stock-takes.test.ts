@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QuantityAuditEntry } from "../../../contract/audit.js";
 import type { Role } from "../../../contract/permissions.js";
 import type { Product } from "../../../contract/products.js";
-import type { Location, ScanAnswer, StockTake, StockTakeReview, StockTakeUpdate } from "../../../contract/stock-takes.js";
+import type { Location, ScanAnswer, ScansAnswer, StockTake, StockTakeReview, StockTakeUpdate } from "../../../contract/stock-takes.js";
 import { products, quantityAudit, stockTakeScans, webhookDeliveries } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { caller, newBarcode, recordEvents } from "../../test/product-calls.js";
@@ -246,10 +246,13 @@ describe("a count while the shop sells", () => {
         { client_scan_id: randomUUID(), barcode: product.barcode },
       ],
     });
-    expect(backlog.json<{ scans: ScanAnswer[] }>().scans.map((s) => [s.replayed, s.counted])).toEqual([
+    const answered = backlog.json<ScansAnswer>();
+    expect(answered.scans.map((s) => [s.replayed, s.counted])).toEqual([
       [true, 3],
       [false, 5],
     ]);
+    // The session as read after them: its scan count orders a device's data (replays are no new scans).
+    expect(answered.stock_take).toMatchObject({ id: session.id, status: "counting", scans: 3 });
     expect(lineOf(await review(session.id), product.id)?.counted).toBe(5);
     const rows = await t.app.db
       .select()

@@ -1,11 +1,11 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, replaceEqualDeep, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
   DropUnknownAnswer,
   Location,
   LocationsFromProductsAnswer,
   ReviewLine,
   ReviewLineAnswer,
-  ScanAnswer,
+  ScansAnswer,
   ScansBody,
   StartStockTakeBody,
   StockTake,
@@ -13,6 +13,7 @@ import type {
 } from "../../../../contract/stock-takes";
 import { apiFetch } from "../../../lib/http";
 import { queryKeys } from "../../../lib/query-client";
+import { type Counted, mergeCounted, newerStockTake } from "../counted";
 
 // The stock takes' calls (src/contract/stock-takes.ts). Live stock_take_update events mark
 // everything under queryKeys.stockTakes stale (features/presence); live.ts patches the running
@@ -32,6 +33,8 @@ export const stockTakeQuery = (id: number) =>
   queryOptions({
     queryKey: [...queryKeys.stockTakes, "one", id],
     queryFn: async ({ signal }) => (await apiFetch<{ stock_take: StockTake }>(`/api/stock-takes/${id}`, { signal })).stock_take,
+    // A fetch read before a scan answered here or heard live does not take its count back.
+    structuralSharing: (old, next) => replaceEqualDeep(old, newerStockTake(old as StockTake | undefined, next as StockTake)),
   });
 
 /** The review: also the counting screen's running totals (counted per product, live). */
@@ -42,19 +45,21 @@ export const reviewQuery = (id: number) =>
   });
 
 /** What a session has counted of each product and unknown barcode, on every device: the counting screen's running totals, patched live (live.ts). */
-export interface CountedLine {
-  product_id: number | null;
-  barcode: string;
-  name: string | null;
-  counted: number;
-}
 export const countedQuery = (id: number) =>
   queryOptions({
     queryKey: [...queryKeys.stockTakes, "counted", id],
-    queryFn: async ({ signal }): Promise<CountedLine[]> =>
-      (await apiFetch<StockTakeReview>(`/api/stock-takes/${id}/review`, { signal })).lines
-        .filter((l) => l.counted > 0)
-        .map((l) => ({ product_id: l.product_id, barcode: l.barcode, name: l.name, counted: l.counted })),
+    queryFn: async ({ signal }): Promise<Counted> => {
+      const review = await apiFetch<StockTakeReview>(`/api/stock-takes/${id}/review`, { signal });
+      return {
+        // Read before the lines: they hold at least these scans.
+        scans: review.stock_take.scans,
+        lines: review.lines
+          .filter((l) => l.counted > 0)
+          .map((l) => ({ product_id: l.product_id, barcode: l.barcode, name: l.name, counted: l.counted })),
+      };
+    },
+    // A fetch read before a scan answered here or heard live keeps that scan's count (counted.ts).
+    structuralSharing: (old, next) => replaceEqualDeep(old, mergeCounted(old as Counted | undefined, next as Counted)),
   });
 
 export const useLocations = () => useQuery(locationsQuery);
@@ -93,9 +98,7 @@ export const useApproveStockTake = () =>
   );
 
 /** POST /api/stock-takes/{id}/scans: one or many, in order; a client_scan_id sent again answers its first answer. */
-export async function sendScans(id: number, body: ScansBody): Promise<ScanAnswer[]> {
-  return (await apiFetch<{ scans: ScanAnswer[] }>(`/api/stock-takes/${id}/scans`, { method: "POST", body })).scans;
-}
+export const sendScans = (id: number, body: ScansBody) => apiFetch<ScansAnswer>(`/api/stock-takes/${id}/scans`, { method: "POST", body });
 
 // The review's actions: each answers the line (or the drop's count) and refetches the stock takes' queries.
 const reviewAction = async <T>(id: number, path: string, body: object) =>

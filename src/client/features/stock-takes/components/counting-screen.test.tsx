@@ -38,6 +38,7 @@ const products: Record<string, { id: number; name: string }> = { "2000000000017"
 /** A stand-in for the stock takes' API: counts per barcode, answers as the server does; `down` answers 503. */
 function serve() {
   const counts = new Map<string, number>();
+  let recorded = 0;
   const state: { down: false | "busy" | "failing" } = { down: false };
   const app = routes({
     "GET /api/auth/me": () => [200, { user: { id: USER_ID, username: "sam", role: "inventory", created_at: "2026-01-01T00:00:00.000Z" } }],
@@ -62,7 +63,8 @@ function serve() {
         counts.set(s.barcode, before + quantity);
         return answer(s, before, quantity);
       });
-      return [200, { scans }];
+      recorded += scans.length;
+      return [200, { scans, stock_take: { ...session, scans: recorded } }];
     },
   });
   return { seen: app.seen, state, handle: app.handle };

@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Camera, CameraOff } from "lucide-react";
 import { type FormEvent, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
@@ -17,6 +18,7 @@ import { notify } from "../../notifications";
 import { CameraView } from "../../scanner";
 import { sendScans, useCounted, useFinishCounting, useLocations, useStockTake } from "../api/stock-takes";
 import { beep } from "../beep";
+import { applyScans } from "../live";
 import { newScanId, type QueuedScan, readQueue, writeQueue } from "../scan-queue";
 import { StatusBadge } from "./status-badge";
 
@@ -83,6 +85,7 @@ const CAMERA_SAME_CODE_MS = 2500;
 export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   const { user } = useAuth();
   const userId = user?.id ?? 0;
+  const queryClient = useQueryClient();
   const take = useStockTake(id);
   const countedLines = useCounted(id);
   const locations = useLocations();
@@ -92,6 +95,9 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   const [shown, setShown] = useState<Shown | null>(null);
   const [pendingCount, setPendingCount] = useState<number | null>(null);
   const [question, setQuestion] = useState<{ barcode: string; count: number; quantity: number } | null>(null);
+  // Read by a scan's answer: it does not take the place of an open question.
+  const questionRef = useRef(question);
+  questionRef.current = question;
   const [last, setLast] = useState<{ barcode: string; quantity: number } | null>(null);
   const [camera, setCamera] = useState(false);
   const [queue, setQueue] = useState<QueuedScan[]>(() => readQueue(userId, id));
@@ -159,7 +165,9 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
         const batch = queueRef.current.slice(0, SCANS_PER_REQUEST_MAX);
         let answers: ScanAnswer[];
         try {
-          answers = await sendScans(id, { scans: batch, device: deviceName() });
+          const answer = await sendScans(id, { scans: batch, device: deviceName() });
+          answers = answer.scans;
+          applyScans(queryClient, answer.stock_take, answers);
         } catch (err) {
           const error = normaliseError(err);
           if (error instanceof ApiError && error.status !== null && NEVER_APPLIES.has(error.status)) {
@@ -182,7 +190,7 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
           return next;
         });
         const latest = answers.at(-1);
-        if (latest) {
+        if (latest && !questionRef.current) {
           const text = answerText(latest, latest.scan.barcode);
           setShown(answers.length > 1 ? { ...text, text: `${answers.length} waiting scans sent. Last: ${text.text}` } : text);
           beep(latest.result);
@@ -191,7 +199,7 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
     } finally {
       sending.current = false;
     }
-  }, [id, setQueued]);
+  }, [id, setQueued, queryClient]);
 
   // Scans left from before (a reload, a closed tab): sent once this screen opens; again whenever back online.
   useEffect(() => {
@@ -207,7 +215,7 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   // What this session has counted of each barcode: every device's (the review, live), this one's answers, and what waits here.
   const countOf = useCallback(
     (barcode: string) => {
-      const line = countedLines.data?.find((l) => l.barcode === barcode);
+      const line = countedLines.data?.lines.find((l) => l.barcode === barcode);
       const waiting = queueRef.current.filter((s) => s.barcode === barcode).reduce((n, s) => n + s.quantity, 0);
       return Math.max(line?.counted ?? 0, localCounts.get(barcode) ?? 0) + waiting;
     },
@@ -311,7 +319,14 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   const onCameraCode = (code: string) => {
     const now = Date.now();
     const seen = cameraSeen.current;
-    if (seen && seen.code === code && now - seen.at < CAMERA_SAME_CODE_MS) return;
+    if (seen && seen.code === code) {
+      // Its scan still waits for its answer: the same scan, and the wait starts again once it is shown.
+      if (queueRef.current.some((s) => s.barcode === code)) {
+        cameraSeen.current = { code, at: now };
+        return;
+      }
+      if (now - seen.at < CAMERA_SAME_CODE_MS) return;
+    }
     cameraSeen.current = { code, at: now };
     handleEntry(code);
   };
@@ -345,7 +360,7 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
 
   const session = take.data;
   const counting = session.status === "counting";
-  const counted = countedLines.data ?? [];
+  const counted = countedLines.data?.lines ?? [];
   const items = counted.reduce((n, l) => n + l.counted, 0);
 
   return (
