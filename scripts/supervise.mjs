@@ -9,6 +9,7 @@
 // container platform, which restart the process themselves, run the server directly instead
 // (docs/operations.md).
 import { spawn } from "node:child_process";
+import { serverEnv } from "./server-env.mjs";
 
 /** The crashes within CRASH_WINDOW_MS that make it give up. */
 const MAX_CRASHES = Number(process.env.SUPERVISOR_MAX_CRASHES) || 5;
@@ -31,7 +32,7 @@ const crashes = []; // when each recent crash happened
 
 function start() {
   // The server writes to this process's own stdout: on a terminal its log lines are readable, JSON elsewhere (src/server/logging.ts).
-  const child = spawn(process.execPath, serverArgs, { stdio: ["inherit", "inherit", "inherit", "ipc"] });
+  const child = spawn(process.execPath, serverArgs, { stdio: ["inherit", "inherit", "inherit", "ipc"], env: serverEnv() });
   server = child;
   let served = false;
   // The server says so once it listens (src/server/main.ts): from then on, a crash is one of a serving shop.

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { serverEnv } from "../../scripts/server-env.mjs";
 
 /**
  * Real server processes (`node --import tsx src/server/main.ts`), fresh PostgreSQL databases and
@@ -103,8 +104,9 @@ export async function startServer(
     cwd: ROOT,
     // Its own process group, so that anything it starts (an embedded-database child) ends with it.
     detached: true,
+    // As `npm start` starts it (scripts/server-env.mjs).
     env: {
-      ...process.env,
+      ...serverEnv(process.env),
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: db.dataDir,

@@ -219,4 +219,14 @@ describe("the supervisor of npm start", () => {
     expect(await s.exited).toEqual({ code: 0, signal: null });
     expect(s.output.join("")).toContain("exited on its own with code 0: stopping too");
   });
+
+  it("starts the server with two malloc arenas, unless the environment says otherwise", async () => {
+    const arenas = "console.error(`arenas=${process.env.MALLOC_ARENA_MAX}`); setTimeout(() => process.exit(0), 50);";
+    const plain = supervise([fakeServer(arenas)], { MALLOC_ARENA_MAX: undefined });
+    await plain.exited;
+    expect(plain.output.join("")).toContain("arenas=2");
+    const own = supervise([fakeServer(arenas)], { MALLOC_ARENA_MAX: "4" });
+    await own.exited;
+    expect(own.output.join("")).toContain("arenas=4");
+  });
 });

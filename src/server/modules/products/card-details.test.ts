@@ -7,6 +7,7 @@ import { productAudit, products } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { caller, newBarcode, recordEvents } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { compactProductJson } from "./compact-json.js";
 
 /** The card details: price, cost, condition, grader and grade, set, number, location. */
 
@@ -301,8 +302,12 @@ describe("a product's JSON from the database", () => {
       // Edits answer with the server's own presenter; lookups and catch-ups with the database's text.
       const edited = (await manager.put(`/api/products/${p.id}`, { vendor: `${p.vendor}!`, version: p.version })).json<Product>();
       expect(await lookup(p.barcode)).toEqual(edited);
-      const since = (await manager.get(`/api/products?since=${edited.revision - 1}`)).json<{ products: Product[] }>();
-      expect(since.products.find((x) => x.id === p.id)).toEqual(edited);
+      const sinceAnswer = await manager.get(`/api/products?since=${edited.revision - 1}`);
+      expect(sinceAnswer.json<{ products: Product[] }>().products.find((x) => x.id === p.id)).toEqual(edited);
+      // The catalogue mirror keeps the text as its values alone and gives back the very same text.
+      const text = (await manager.get(`/api/products/barcode/${encodeURIComponent(p.barcode)}`)).body;
+      expect(compactProductJson(text)).not.toBeNull();
+      expect(sinceAnswer.body).toContain(text);
       // A tap's answer is built around product_json(), the same text as json.
       const tapped = await manager.put(`/api/products/${p.id}/quantity`, { quantity_change: 1 });
       expect(tapped.statusCode).toBe(200);

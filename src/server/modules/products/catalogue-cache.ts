@@ -35,7 +35,7 @@ export interface CatalogueSource {
    * The whole list as committed when called (its products' JSON texts, in the list's order), and
    * the watermark read before it (see products.service catalogueSource).
    */
-  build(): Promise<{ revision: number; exact: boolean; items: readonly string[] }>;
+  build(): Promise<{ revision: number; exact: boolean; items: readonly string[]; text: (item: string) => string }>;
   /** `{revision, products}` as JSON: every product whose revision is above `since`. */
   since(since: number): Promise<{ revision: number; json: JsonParts }>;
   /** The list's first `limit` products as JSON (an array), and the watermark they are current up to. */
@@ -302,8 +302,8 @@ export class CatalogueCache {
 
   private async build(waitedFor: boolean): Promise<CatalogueSnapshot> {
     const at = Date.now();
-    const { revision, exact, items } = await this.source.build();
-    const [br, gz] = await compress(items, waitedFor);
+    const { revision, exact, items, text } = await this.source.build();
+    const [br, gz] = await compress(items, text, waitedFor);
     const snapshot: CatalogueSnapshot = {
       revision,
       etag: exact ? `"${revision}"` : undefined,
@@ -330,10 +330,11 @@ export class CatalogueCache {
  * database, and during an import every server process builds every few seconds.
  */
 type Compressed = { compressed: Buffer; bytes: number };
-async function compress(items: readonly string[], together: boolean): Promise<[Compressed, Compressed]> {
+async function compress(items: readonly string[], text: (item: string) => string, together: boolean): Promise<[Compressed, Compressed]> {
   const brotli = () =>
     compressJoined(
       items,
+      text,
       "[",
       "]",
       createBrotliCompress({
@@ -346,7 +347,7 @@ async function compress(items: readonly string[], together: boolean): Promise<[C
         },
       }),
     );
-  const gzip = () => compressJoined(items, "[", "]", createGzip({ level: GZIP_LEVEL, chunkSize: ZIP_CHUNK_BYTES }));
+  const gzip = () => compressJoined(items, text, "[", "]", createGzip({ level: GZIP_LEVEL, chunkSize: ZIP_CHUNK_BYTES }));
   if (!together) return [await brotli(), await gzip()];
   return Promise.all([brotli(), gzip()]);
 }

@@ -35,14 +35,14 @@ describe("JSON in parts", () => {
   it("joined straight into brotli and gzip, decompresses to the same text, its length in bytes counted", async () => {
     const whole = `[${texts.join(",")}]`;
     const [br, gz] = await Promise.all([
-      compressJoined(texts, "[", "]", createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })),
-      compressJoined(texts, "[", "]", createGzip()),
+      compressJoined(texts, (t) => t, "[", "]", createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })),
+      compressJoined(texts, (t) => t, "[", "]", createGzip()),
     ]);
     expect(brotliDecompressSync(br.compressed).toString("utf8")).toBe(whole);
     expect(gunzipSync(gz.compressed).toString("utf8")).toBe(whole);
     expect(br.bytes).toBe(Buffer.byteLength(whole));
     expect(gz.bytes).toBe(Buffer.byteLength(whole));
-    const empty = await compressJoined([], "[", "]", createGzip());
+    const empty = await compressJoined([], (t: string) => t, "[", "]", createGzip());
     expect(gunzipSync(empty.compressed).toString("utf8")).toBe("[]");
   });
 });

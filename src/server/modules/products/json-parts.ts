@@ -81,15 +81,16 @@ export async function joinJsonParts<T>(items: readonly T[], text: (item: T) => s
 const ZIP_PART_BYTES = 256 * 1024;
 
 /**
- * `open` + `items` joined by commas + `close` through a zlib stream, the text never whole in
- * memory: written into two part buffers that take turns (one is compressed in the thread pool
+ * `open` + the items' texts joined by commas + `close` through a zlib stream, each text made as it
+ * is written (a product's from its values: catalogue-mirror.ts), the whole never in memory: written into two part buffers that take turns (one is compressed in the thread pool
  * while the next is filled). The catalogue's list runs to tens of megabytes at 100,000 products;
  * kept whole (or its parts kept for the next build) it held that much more memory for good, and
  * new buffers of that size at each build set off major collections. Answers the compressed bytes
  * and the text's length in bytes.
  */
-export async function compressJoined(
-  items: readonly string[],
+export async function compressJoined<T>(
+  items: readonly T[],
+  text: (item: T) => string,
   open: string,
   close: string,
   zip: Transform,
@@ -133,7 +134,7 @@ export async function compressJoined(
   for (let i = 0; i < items.length; i++) {
     const comma = i > 0 ? write(",") : undefined;
     if (comma) await comma;
-    const item = write(items[i] as string);
+    const item = write(text(items[i] as T));
     if (item) await item;
   }
   await write(close);

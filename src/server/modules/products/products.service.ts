@@ -65,8 +65,8 @@ export function catalogueSource(db: Db, mirror = new CatalogueMirror(db)): Catal
   return {
     watermark: async () => (await readCatalogueRevision(db)).watermark,
     async build() {
-      const { revision, items } = await mirror.list();
-      return { revision: revision.watermark, exact: revision.watermark === revision.latest, items };
+      const { revision, items, text } = await mirror.list();
+      return { revision: revision.watermark, exact: revision.watermark === revision.latest, items, text };
     },
     since: (since) => mirror.since(since),
     first: (limit) => mirror.first(limit),
