@@ -221,7 +221,7 @@ describe("the supervisor of npm start", () => {
   });
 
   it("starts the server with two malloc arenas, unless the environment says otherwise", async () => {
-    const arenas = "console.error(`arenas=${process.env.MALLOC_ARENA_MAX}`); setTimeout(() => process.exit(0), 50);";
+    const arenas = "console.error('arenas=' + process.env.MALLOC_ARENA_MAX); setTimeout(() => process.exit(0), 50);";
     const plain = supervise([fakeServer(arenas)], { MALLOC_ARENA_MAX: undefined });
     await plain.exited;
     expect(plain.output.join("")).toContain("arenas=2");
