@@ -8,7 +8,7 @@
  * it. Two arenas: about 50 MB less RSS under load with 100,000 products (issue 42,
  * bench/hot-paths/README.md), no slower. A value already set wins.
  */
-export const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
+const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
 
 /** `env` with SERVER_ENV's settings where it has none of its own. */
 export function serverEnv(env = process.env) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import type { Location, ScanAnswer, StockTake, StockTakeReview } from "../../contract/stock-takes.js";
+import { type Location, SCANS_PER_REQUEST_MAX, type ScanAnswer, type StockTake, type StockTakeReview } from "../../contract/stock-takes.js";
 import type { Db } from "../db/client.js";
 import { rowsOf } from "../db/sql.js";
 import { type caller, newBarcode } from "./product-calls.js";
@@ -32,8 +32,8 @@ export async function countedLocation(
   expect(started.statusCode, started.body).toBe(201);
   const session = started.json<{ stock_take: StockTake }>().stock_take;
   const scans = rows.slice(0, scanned).map((r) => ({ client_scan_id: randomUUID(), barcode: r.barcode, quantity: 3, location_id: loc.id }));
-  for (let i = 0; i < scans.length; i += 500) {
-    const sent = await inventory.post(`/api/stock-takes/${session.id}/scans`, { scans: scans.slice(i, i + 500) });
+  for (let i = 0; i < scans.length; i += SCANS_PER_REQUEST_MAX) {
+    const sent = await inventory.post(`/api/stock-takes/${session.id}/scans`, { scans: scans.slice(i, i + SCANS_PER_REQUEST_MAX) });
     expect(sent.statusCode, sent.body).toBe(200);
   }
   return { loc, session, ids: rows.map((r) => r.id) };

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { safeCell, unsafeCell } from "../../../contract/csv-cells";
 import { importInputOf } from "../../../contract/import";
 import type { Product } from "../../../contract/products";
 import { CSV_COLUMNS, CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS, NO_DETAILS } from "../../../contract/rules";
-import { exportCsv, exportFileName, productToRow, safeCell, TEMPLATE_FILE_NAME, templateCsv, toCsv, unsafeCell } from "./csv-format";
+import { exportCsv, exportFileName, productToRow, TEMPLATE_FILE_NAME, templateCsv, toCsv } from "./csv-format";
 import { checkRows, parseCsvText } from "./csv-import";
 
 function product(fields: Partial<Product>): Product {

@@ -1,12 +1,10 @@
 import Papa from "papaparse";
-import { safeCell, unsafeCell } from "../../../contract/csv-cells";
+import { safeCell } from "../../../contract/csv-cells";
 import { centsToAmount } from "../../../contract/money";
 import type { Product } from "../../../contract/products";
 import { CSV_EXPORT_COLUMNS, CSV_TEMPLATE_COLUMNS } from "../../../contract/rules";
 import { isoDay } from "../../lib/dates";
 import { downloadBlob } from "../../lib/download";
-
-export { safeCell, unsafeCell };
 
 export type CsvRow = Record<string, string>;
 

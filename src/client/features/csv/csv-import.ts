@@ -1,7 +1,8 @@
 import Papa from "papaparse";
+import { unsafeCell } from "../../../contract/csv-cells";
 import { checkImportRow, type ImportRow, type ImportRowInput } from "../../../contract/import";
 import { CSV_ERRORS_SHOWN, CSV_PREVIEW_ROWS, csvMessages, MESSAGES } from "../../../contract/rules";
-import { type CsvRow, unsafeCell } from "./csv-format";
+import type { CsvRow } from "./csv-format";
 
 export const PARSE_ERROR_PREFIX = "Error parsing CSV: ";
 

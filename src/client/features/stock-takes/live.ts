@@ -16,7 +16,11 @@ export function applyScans(queryClient: QueryClient, stockTake: StockTake, answe
   queryClient.setQueryData<StockTake[]>(stockTakesQuery.queryKey, (old) =>
     old?.map((t) => (t.id === id ? newerStockTake(t, stockTake) : t)),
   );
-  queryClient.setQueryData<Counted>(countedQuery(id).queryKey, (old) => (old ? withAnswers(old, answers, stockTake.scans) : old));
+  const counted = countedQuery(id).queryKey;
+  if (queryClient.getQueryData(counted))
+    queryClient.setQueryData<Counted>(counted, (old) => old && withAnswers(old, answers, stockTake.scans));
+  // Not loaded yet: a first fetch read before these scans would miss them, so it starts again.
+  else void queryClient.refetchQueries({ queryKey: counted, type: "active" });
 }
 
 /**

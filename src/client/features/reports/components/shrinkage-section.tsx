@@ -14,7 +14,6 @@ const ShrinkageChart = lazy(() => import("./shrinkage-chart").then((m) => ({ def
 export const SHRINKAGE_EMPTY = "No stock take differences approved in this range";
 
 const signed = (n: number) => (n > 0 ? `+${n.toLocaleString("en-US")}` : n.toLocaleString("en-US"));
-/** An amount for the CSV keeping its sign ("-2.50"; amountCell writes amounts of 0 or more). */
 
 /**
  * Shrinkage (issue 41): the differences approved stock takes made, per day, week or month of the

@@ -102,7 +102,6 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
   const [camera, setCamera] = useState(false);
   const [queue, setQueue] = useState<QueuedScan[]>(() => readQueue(userId, id));
   const queueRef = useRef(queue);
-  const [localCounts, setLocalCounts] = useState<Map<string, number>>(new Map());
   const inputRef = useRef<HTMLInputElement>(null);
 
   const [locationId, setLocationId] = useState<string>(() => {
@@ -184,11 +183,6 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
         }
         const answered = new Set(answers.map((a) => a.client_scan_id));
         setQueued(queueRef.current.filter((s) => !answered.has(s.client_scan_id)));
-        setLocalCounts((counts) => {
-          const next = new Map(counts);
-          for (const a of answers) next.set(a.scan.barcode, Math.max(next.get(a.scan.barcode) ?? 0, a.counted));
-          return next;
-        });
         const latest = answers.at(-1);
         if (latest && !questionRef.current) {
           const text = answerText(latest, latest.scan.barcode);
@@ -212,14 +206,14 @@ export function CountingScreen({ id, onReview, onList }: CountingScreenProps) {
     };
   }, [flush]);
 
-  // What this session has counted of each barcode: every device's (the review, live), this one's answers, and what waits here.
+  // What this session has counted of each barcode: every device's (its answers and live scans patch it), and what waits here.
   const countOf = useCallback(
     (barcode: string) => {
       const line = countedLines.data?.lines.find((l) => l.barcode === barcode);
       const waiting = queueRef.current.filter((s) => s.barcode === barcode).reduce((n, s) => n + s.quantity, 0);
-      return Math.max(line?.counted ?? 0, localCounts.get(barcode) ?? 0) + waiting;
+      return (line?.counted ?? 0) + waiting;
     },
-    [countedLines.data, localCounts],
+    [countedLines.data],
   );
 
   const count = useCallback(
