@@ -18,6 +18,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET_RATIO = 0.9;
 /** Seconds of load per path while the app's CPU profile is taken (not measured). */
 const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 3);
+/** BENCH_PATHS=lookup,tap: only the paths whose names start with one of these words. */
+const ONLY_PATHS = process.env.BENCH_PATHS?.split(",").map((word) => word.trim().toLowerCase());
 
 interface Host {
   app: string;
@@ -34,7 +36,7 @@ interface Path {
 }
 
 const tapBody = JSON.stringify({ quantity_change: -1, reason: "Streamer adjustment" });
-const PATHS: Path[] = [
+const ALL_PATHS: Path[] = [
   {
     name: "lookup GET /products/barcode/:b",
     options: (prefix, host) => ({ url: `${prefix}/products/barcode/${host.product.barcode}`, headers: { cookie: host.cookie } }),
@@ -59,6 +61,7 @@ const PATHS: Path[] = [
     }),
   },
 ];
+const PATHS = ALL_PATHS.filter((path) => !ONLY_PATHS || ONLY_PATHS.some((word) => path.name.toLowerCase().startsWith(word)));
 
 interface Figures {
   rps: number;

@@ -1,7 +1,7 @@
 import fastifyCompress from "@fastify/compress";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./body-limits.js";
 import type { Config, TrustProxy } from "./config.js";
@@ -90,11 +90,16 @@ function trustProxyOption(trust: TrustProxy): false | string[] | ((address: stri
 const REQUEST_TIMEOUT_MS = 60_000;
 
 export async function buildApp({ config, database, serveClient = true, tls }: BuildAppOptions): Promise<FastifyInstance> {
+  const requestLines = config.LOG_LEVEL === "debug" || config.LOG_LEVEL === "trace";
   const options = {
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL, redact: REDACT, ...logDestination(config) },
     // Two log lines per request cost more than a scan's lookup itself: per-request lines only when
     // debugging. Errors, refusals by the database and outages are logged by the error handler.
-    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== "debug" && config.LOG_LEVEL !== "trace" }),
+    logController: new LogController({ disableRequestLogging: !requestLines }),
+    // Without the request lines, a request id in the few lines a request writes (its errors)
+    // names nothing to look up: the request logs through the app's logger, without a child
+    // logger made for every request (bench/hot-paths).
+    ...(requestLines ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
@@ -152,11 +157,14 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
   app.addHook("onReady", async () => priceFeedSchedule.start());
   app.addHook("onClose", async () => priceFeedSchedule.close());
   let lastRequestAt = Date.now();
+  // Only the embedded database is maintained when quiet: on PostgreSQL no request pays for the hook.
   // Callback-style: an async hook costs every request a promise and its turns (bench/hot-paths).
-  app.addHook("onRequest", (_request, _reply, done) => {
-    lastRequestAt = Date.now();
-    done();
-  });
+  if (database.kind === "pglite") {
+    app.addHook("onRequest", (_request, _reply, done) => {
+      lastRequestAt = Date.now();
+      done();
+    });
+  }
   const embeddedMaintenance = new EmbeddedMaintenance(database, app.log, () => lastRequestAt);
   app.decorate("embeddedMaintenance", embeddedMaintenance);
   app.addHook("onReady", async () => embeddedMaintenance.start());
