@@ -11,6 +11,7 @@ import { openPglite } from "./db/client.js";
 import { users } from "./db/schema.js";
 import { withTransaction } from "./db/tx.js";
 import { DB_UNAVAILABLE } from "./plugins/errors.js";
+import { apiSecurityHeaders, securityHeaders } from "./plugins/security-headers.js";
 import { testConfig } from "./test/config.js";
 import { createUser, loginAs, signedIn, TEST_PASSWORD } from "./test/factories.js";
 import { migratedDataDir } from "./test/templates.js";
@@ -428,8 +429,8 @@ describe("the built client", () => {
 });
 
 describe("headers and documentation", () => {
-  it("sends a Content-Security-Policy and the other helmet headers", async () => {
-    for (const url of ["/api/health", "/api/nope", "/"]) {
+  it("sends the documents a Content-Security-Policy and the other helmet headers", async () => {
+    for (const url of ["/", "/inventory", "/api/docs"]) {
       const res = await t.app.inject({ method: "GET", url });
       const csp = String(res.headers["content-security-policy"]);
       expect(csp, url).toContain("default-src 'self'");
@@ -439,7 +440,28 @@ describe("headers and documentation", () => {
       expect(csp).toContain("connect-src 'self';");
       expect(csp).not.toMatch(/ws:|wss:/);
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["cross-origin-opener-policy"], url).toBe("same-origin");
     }
+  });
+
+  it("sends API answers the API's headers: nothing of their own may run, be framed or be loaded by another site", async () => {
+    for (const url of ["/api/health", "/api/nope", "/api/products/barcode/0000"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.headers["content-security-policy"], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["x-frame-options"]).toBe("DENY");
+      expect(res.headers["cross-origin-resource-policy"]).toBe("same-origin");
+      expect(res.headers["referrer-policy"]).toBe("no-referrer");
+      // Only what a document needs is left out.
+      expect(res.headers["cross-origin-opener-policy"], url).toBeUndefined();
+    }
+  });
+
+  it("keeps HSTS on API answers behind HTTPS, as on the documents", () => {
+    const behindHttps = securityHeaders({ https: true });
+    expect(behindHttps["strict-transport-security"]).toMatch(/^max-age=\d+/);
+    expect(apiSecurityHeaders(behindHttps)["strict-transport-security"]).toBe(behindHttps["strict-transport-security"]);
+    expect(apiSecurityHeaders(securityHeaders({ https: false }))["strict-transport-security"]).toBeUndefined();
   });
 
   it("API answers are never stored (Cache-Control: no-store), signed in or not, errors included", async () => {
