@@ -42,6 +42,7 @@ import { originCheck } from "./plugins/origin-check.js";
 import { realtimePlugin } from "./plugins/realtime.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { staticClient } from "./plugins/static.js";
+import { API_DOCS_PREFIX, API_PREFIX } from "./server-addresses.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -198,7 +199,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
     // zod schemas to JSON Schema, plus every operation's operationId and the public routes' `security: []`.
     transform: openapiTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX });
 
   // A generated certificate's local authority, for phones to trust once (https.ts): public, like the certificate itself.
   const localAuthority = tls?.ca?.cert;
@@ -235,7 +236,7 @@ export async function buildApp({ config, database, serveClient = true, tls }: Bu
       await marketViewsRoutes(zapp);
       await counterRoutes(zapp);
     },
-    { prefix: "/api" },
+    { prefix: API_PREFIX },
   );
 
   await app.register(realtimePlugin);

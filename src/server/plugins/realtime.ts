@@ -15,6 +15,7 @@ import {
   type SessionInterServerEvents,
   type SocketData,
 } from "../modules/sessions/session-sockets.js";
+import { SOCKET_PATH } from "../server-addresses.js";
 
 /** Each authenticated socket is in the room of its user's role too: events go to the rooms of the roles that may read them. */
 const roleRoom = (role: Role) => `role:${role}`;
@@ -46,7 +47,7 @@ const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
  */
 export const realtimePlugin = fp(async (app: FastifyInstance) => {
   const io: RealtimeServer = new Server(app.server, {
-    path: "/socket.io",
+    path: SOCKET_PATH,
     serveClient: false,
     transports: ["polling", "websocket"],
     maxHttpBufferSize: MAX_CLIENT_MESSAGE_BYTES,

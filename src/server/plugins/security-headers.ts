@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import helmet from "helmet";
+import { API_DOCS_PREFIX, isApiPath } from "../server-addresses.js";
 
 /**
  * helmet's headers (CSP and the rest) for this configuration, computed once: they do not vary per
@@ -61,7 +62,7 @@ export function apiSecurityHeaders(documentHeaders: Record<string, string>): Rec
 }
 
 /** An answer of the API (JSON, CSV, photos), not the API's documentation pages. */
-const isApiAnswer = (url: string) => url.startsWith("/api/") && !url.startsWith("/api/docs");
+const isApiAnswer = (url: string) => isApiPath(url) && !url.startsWith(API_DOCS_PREFIX);
 
 /**
  * Sends security headers with every answer (API, static files, errors and 404s alike): helmet's

@@ -1,15 +1,13 @@
 import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import { isServerPath } from "../server-addresses.js";
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blez Inventory</title></head>
 <body><main><h1>Blez Inventory</h1><p>The client has not been built yet. Run <code>npm run build</code>.</p></main></body></html>`;
 
 /** Files under assets/ whose names carry Vite's content hash (e.g. index-Df8zE-l_.js, or its .br/.gz copy). */
 const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.br|\.gz)?$/;
-
-const isServerPath = (path: string) =>
-  path === "/api" || path.startsWith("/api/") || path === "/socket.io" || path.startsWith("/socket.io/");
 
 /** A file's path: its last part has an extension (`/assets/index-x.js`, `/icons/icon.png`). */
 const isFilePath = (path: string) => /\.[A-Za-z0-9]+$/.test(path.slice(path.lastIndexOf("/") + 1));
