@@ -28,6 +28,8 @@ async function cardWithScryfallId(fields: Partial<Product>): Promise<{ product: 
 async function openPrices(page: Page) {
   await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Prices" }).click();
   await expect(page.getByRole("heading", { name: "Prices", level: 1 })).toBeVisible();
+  // Every section loaded: one that fills in above "Add feed" moves it while it is being clicked.
+  await expect(page.getByText(/Loading/)).toHaveCount(0);
 }
 
 /** Adds a CSV feed on the Prices screen and uploads `csv` as its file. */
