@@ -27,7 +27,7 @@ let api: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   // The app's own daily fetch looks at 23:59 only: the test's schedule below is the one that fetches.
-  t = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: ["localhost"], PRICE_FEEDS_AT: "23:59", TIMEZONE: "UTC" });
+  t = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: ["localhost"], TIMEZONE: "UTC" });
   const manager = await signedIn(t.app, "manager");
   cookie = manager.cookie;
   username = manager.user.username;
