@@ -8,22 +8,13 @@ async function main() {
   // The database (on the embedded one, a process of its own) starts while the app's modules load.
   const opening = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   opening.catch(() => {}); // reported below, once awaited
-  const [
-    { buildApp },
-    { startBanner },
-    { loadTls },
-    { listeningUrls },
-    { reportSharedGtins },
-    { ensureFirstAdmin },
-    { warmImportBodyWorker },
-  ] = await Promise.all([
+  const [{ buildApp }, { startBanner }, { loadTls }, { listeningUrls }, { reportSharedGtins }, { ensureFirstAdmin }] = await Promise.all([
     import("./app.js"),
     import("./banner.js"),
     import("./https.js"),
     import("./lan.js"),
     import("./modules/products/products.service.js"),
     import("./modules/users/bootstrap.js"),
-    import("./modules/import/import-body.js"),
   ]);
   // HTTPS=1: the given certificate, or a self-signed one kept in the data folder.
   const tls = config.HTTPS
@@ -58,7 +49,6 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   // Under the supervisor (scripts/supervise.mjs, `npm start`): from now on a crash is one of a serving shop, started again.
   process.send?.({ ready: true });
-  warmImportBodyWorker();
   const { port } = app.server.address() as AddressInfo;
   console.log(
     startBanner({

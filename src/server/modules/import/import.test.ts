@@ -9,6 +9,7 @@ import { productAudit, products, quantityAudit } from "../../db/schema.js";
 import { signedIn } from "../../test/factories.js";
 import { caller, ISO_UTC, newBarcode, recordEvents, snapshot } from "../../test/product-calls.js";
 import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { importBodyWorker } from "./import-body.js";
 
 let t: TestApp;
 let manager: ReturnType<typeof caller>;
@@ -280,6 +281,28 @@ describe("POST /api/products/import", () => {
     const bad = await importRows(manager, [...rows.slice(0, 2999), { barcode: { nested: true } }]);
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ details: [{ path: "products.2999.barcode" }] });
+  });
+
+  it("ends the body worker once idle, and starts it again for the next large body", async () => {
+    const prefix = newBarcode("IDLE");
+    const rows = (from: number) =>
+      Array.from({ length: 3000 }, (_, i) => ({
+        barcode: `${prefix}-${from + i}`,
+        product_name: `Idle ${i} ${"x".repeat(80)}`,
+        vendor: "Topps",
+      }));
+    try {
+      expect((await importRows(manager, rows(0))).json()).toMatchObject({ created: 3000, errors: [] });
+      expect(importBodyWorker.running()).toBe(true);
+      // The next read (a dry run, also read in the worker) arms the shorter wait.
+      importBodyWorker.setIdleMs(100);
+      expect((await importRows(manager, rows(3000), true)).statusCode).toBe(200);
+      await expect.poll(() => importBodyWorker.running(), { timeout: 5_000 }).toBe(false);
+      expect((await importRows(manager, rows(3000))).json()).toMatchObject({ created: 3000, errors: [] });
+      expect(await productByBarcode(`${prefix}-5999`)).toBeDefined();
+    } finally {
+      importBodyWorker.setIdleMs(30_000);
+    }
   });
 
   it("reads a body that arrives in pieces without a length: a large one imports whole, one over the limit answers 413", async () => {
