@@ -32,10 +32,11 @@ export interface CatalogueSource {
   /** The catalogue watermark: every revision up to it is committed (a cheap statement, read while kept warm). */
   watermark(): Promise<number>;
   /**
-   * The whole list as committed when called (its products' JSON texts, in the list's order), and
-   * the watermark read before it (see products.service catalogueSource).
+   * The whole list as committed when called (its products, in the list's order, as refs that
+   * `text` makes each one's JSON text of), and the watermark read before it (see
+   * products.service catalogueSource).
    */
-  build(): Promise<{ revision: number; exact: boolean; items: readonly string[]; text: (item: string) => string }>;
+  build(): Promise<{ revision: number; exact: boolean; items: ArrayLike<number>; text: (item: number) => string }>;
   /** `{revision, products}` as JSON: every product whose revision is above `since`. */
   since(since: number): Promise<{ revision: number; json: JsonParts }>;
   /** The list's first `limit` products as JSON (an array), and the watermark they are current up to. */
@@ -330,7 +331,7 @@ export class CatalogueCache {
  * database, and during an import every server process builds every few seconds.
  */
 type Compressed = { compressed: Buffer; bytes: number };
-async function compress(items: readonly string[], text: (item: string) => string, together: boolean): Promise<[Compressed, Compressed]> {
+async function compress(items: ArrayLike<number>, text: (item: number) => string, together: boolean): Promise<[Compressed, Compressed]> {
   const brotli = () =>
     compressJoined(
       items,

@@ -2,17 +2,11 @@ import type { Db } from "../../db/client.js";
 import { compactProductJson, expandProductJson } from "./compact-json.js";
 import { type JsonParts, joinJsonParts } from "./json-parts.js";
 import { type CatalogueRevision, type MirrorPageAfter, mirrorPage, readCatalogueRevision } from "./products.repo.js";
-
-/** One product: its JSON text kept as its values alone (compact-json.ts), or whole when it cannot be. */
-interface Entry {
-  id: number;
-  revision: number;
-  created: number;
-  text: string;
-}
+import { TextArena } from "./text-arena.js";
 
 /** Products read per statement: on the embedded database a statement holds its only connection, so each stays short. */
 const PAGE_ROWS = 1_000;
+const FIRST_SLOTS = 1_024;
 
 /**
  * The catalogue in this process's memory, kept current by revision: loaded once a page at a
@@ -20,12 +14,23 @@ const PAGE_ROWS = 1_000;
  * products in a later statement). The list and `since` answers are made from it, so no request
  * makes the database build a 100,000-product document (on the embedded database that one
  * statement held every tap for seconds). Products are never deleted, only disabled.
+ *
+ * Each product is a slot: its id, revision and creation time in typed arrays, and its JSON text
+ * (as its values alone, compact-json.ts, or whole when it cannot be) in a TextArena, outside V8's
+ * heap: 100,000 products are a few objects to the collector, not 300,000 (issue 42).
  */
 export class CatalogueMirror {
-  private readonly entries = new Map<number, Entry>();
-  /** The list's order (newest first), or null when it must be sorted again; `added`: new products since. */
-  private ordered: Entry[] | null = null;
-  private added: Entry[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private count = 0;
+  private ids = new Float64Array(FIRST_SLOTS);
+  private revisions = new Float64Array(FIRST_SLOTS);
+  private created = new Float64Array(FIRST_SLOTS);
+  /** Each slot's text in the arena (TextArena refs). */
+  private refs = new Float64Array(FIRST_SLOTS);
+  private readonly texts = new TextArena();
+  /** The list's order (newest first) as slots, or null when it must be sorted again; `added`: new slots since. */
+  private ordered: Uint32Array | null = null;
+  private added: number[] = [];
   /** Every change up to this revision is here; -1 before the first load. */
   private revision = -1;
   private queue: Promise<unknown> = Promise.resolve();
@@ -34,14 +39,17 @@ export class CatalogueMirror {
 
   /**
    * The whole list, newest first, brought up to the catalogue as committed when this was called:
-   * the products' texts as kept (nothing copied), and `text` to make each one's JSON as the caller
-   * writes it (compressJoined): never all at once. A change read after this replaces an entry's
-   * text, never the ones handed out.
+   * the products' texts as refs, and `text` to make each one's JSON as the caller writes it
+   * (compressJoined): never all at once. Changes read after this never change what it writes.
    */
-  list(): Promise<{ revision: CatalogueRevision; items: string[]; text: (kept: string) => string }> {
+  list(): Promise<{ revision: CatalogueRevision; items: Float64Array; text: (ref: number) => string }> {
     return this.exclusive(async () => {
       const revision = await this.readChanges();
-      return { revision, items: this.order().map((e) => e.text), text: jsonOf };
+      const order = this.order();
+      const items = new Float64Array(order.length);
+      for (let i = 0; i < order.length; i++) items[i] = this.refs[order[i] as number] as number;
+      const read = this.texts.reader();
+      return { revision, items, text: (ref) => jsonOf(read(ref)) };
     });
   }
 
@@ -60,7 +68,7 @@ export class CatalogueMirror {
   first(limit: number): Promise<{ revision: number; json: JsonParts }> {
     return this.exclusive(async () => {
       const { watermark } = await this.readChanges();
-      return { revision: watermark, json: await joinJsonParts(this.order().slice(0, limit), json, "[", "]") };
+      return { revision: watermark, json: await joinJsonParts(this.order().subarray(0, limit), this.json(), "[", "]") };
     });
   }
 
@@ -100,48 +108,82 @@ export class CatalogueMirror {
       const rows = await mirrorPage(this.db, after(last), PAGE_ROWS);
       for (const row of rows) {
         last = row;
-        // A literal: every entry shares one shape (a spread copy gave each its own, 200 bytes more).
-        this.put({ id: row.id, revision: row.revision, created: row.created, text: compactProductJson(row.json) ?? row.json });
+        this.put(row.id, row.revision, row.created, compactProductJson(row.json) ?? row.json);
       }
       if (rows.length < PAGE_ROWS) return;
     }
   }
 
-  private put(entry: Entry): void {
-    const known = this.entries.get(entry.id);
-    // Changed in place: the list's order (by creation) keeps the same entries.
-    if (known) Object.assign(known, entry);
-    else {
-      this.entries.set(entry.id, entry);
-      this.added.push(entry);
-    }
+  private put(id: number, revision: number, created: number, text: string): void {
+    const known = this.slotOf.get(id);
+    // Changed in place: the list's order (by creation) keeps the same slots.
+    const slot = known ?? this.newSlot(id);
+    // Added before the old text is dropped: the arena may rewrite every ref while it makes room.
+    const ref = this.texts.add(text, this.refs, this.count);
+    if (known !== undefined) this.texts.drop(this.refs[slot] as number);
+    this.revisions[slot] = revision;
+    this.created[slot] = created;
+    this.refs[slot] = ref;
   }
 
-  /** Every entry in the list's order (newest first, then by id), sorted again only when products were added. */
-  private order(): Entry[] {
-    const newestFirst = (a: Entry, b: Entry) => b.created - a.created || b.id - a.id;
+  private newSlot(id: number): number {
+    if (this.count === this.ids.length) {
+      const grown = (a: Float64Array) => {
+        const b = new Float64Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.ids = grown(this.ids);
+      this.revisions = grown(this.revisions);
+      this.created = grown(this.created);
+      this.refs = grown(this.refs);
+    }
+    const slot = this.count++;
+    this.ids[slot] = id;
+    this.slotOf.set(id, slot);
+    this.added.push(slot);
+    return slot;
+  }
+
+  /** Every slot in the list's order (newest first, then by id), sorted again only when products were added. */
+  private order(): Uint32Array {
+    const { created, ids } = this;
+    const newestFirst = (a: number, b: number) =>
+      (created[b] as number) - (created[a] as number) || (ids[b] as number) - (ids[a] as number);
     if (this.added.length > 0) {
       const added = this.added.sort(newestFirst);
       const oldest = added.at(-1);
       const first = this.ordered?.[0];
-      // New products are the newest: they go in front without sorting 100,000 entries again.
-      this.ordered =
-        this.ordered && oldest && (!first || newestFirst(oldest, first) < 0)
-          ? added.concat(this.ordered)
-          : [...this.entries.values()].sort(newestFirst);
+      // New products are the newest: they go in front without sorting 100,000 slots again.
+      if (this.ordered && oldest !== undefined && (first === undefined || newestFirst(oldest, first) < 0)) {
+        const next = new Uint32Array(added.length + this.ordered.length);
+        next.set(added);
+        next.set(this.ordered, added.length);
+        this.ordered = next;
+      } else {
+        this.ordered = new Uint32Array(this.count);
+        for (let slot = 0; slot < this.count; slot++) this.ordered[slot] = slot;
+        this.ordered.sort(newestFirst);
+      }
       this.added = [];
     }
-    return this.ordered ?? [];
+    return this.ordered ?? new Uint32Array(0);
   }
 
   private async sinceJson(since: number, revision: number): Promise<JsonParts> {
-    const changed: Entry[] = [];
-    for (const e of this.entries.values()) if (e.revision > since) changed.push(e);
-    changed.sort((a, b) => a.revision - b.revision || a.id - b.id);
-    return joinJsonParts(changed, json, `{"revision":${revision},"products":[`, "]}");
+    const { revisions, ids } = this;
+    const changed: number[] = [];
+    for (let slot = 0; slot < this.count; slot++) if ((revisions[slot] as number) > since) changed.push(slot);
+    changed.sort((a, b) => (revisions[a] as number) - (revisions[b] as number) || (ids[a] as number) - (ids[b] as number));
+    return joinJsonParts(changed, this.json(), `{"revision":${revision},"products":[`, "]}");
+  }
+
+  /** A slot's JSON, read from the arena as it is now: for answers made within one exclusive() turn. */
+  private json(): (slot: number) => string {
+    const read = this.texts.reader();
+    return (slot) => jsonOf(read(this.refs[slot] as number));
   }
 }
 
 /** A product's JSON from its kept text: a whole one starts with its brace, values alone with the id. */
 const jsonOf = (kept: string) => (kept.startsWith("{") ? kept : expandProductJson(kept));
-const json = (e: Entry) => jsonOf(e.text);

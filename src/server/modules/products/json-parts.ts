@@ -47,7 +47,7 @@ export class JsonParts {
  * `open` + the items' JSON texts joined by commas + `close`, written into parts (no string of
  * the whole, no copy of it), yielding to the event loop every few megabytes.
  */
-export async function joinJsonParts<T>(items: readonly T[], text: (item: T) => string, open: string, close: string): Promise<JsonParts> {
+export async function joinJsonParts<T>(items: ArrayLike<T>, text: (item: T) => string, open: string, close: string): Promise<JsonParts> {
   const parts: Buffer[] = [];
   const take = (bytes: number) => Buffer.allocUnsafe(Math.max(PART_BYTES, bytes));
   let part = take(0);
@@ -89,7 +89,7 @@ const ZIP_PART_BYTES = 256 * 1024;
  * and the text's length in bytes.
  */
 export async function compressJoined<T>(
-  items: readonly T[],
+  items: ArrayLike<T>,
   text: (item: T) => string,
   open: string,
   close: string,
