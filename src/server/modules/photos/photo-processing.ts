@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from "sharp";
+import type { Metadata, Sharp, SharpOptions } from "sharp";
 import { PHOTO_EDGE, PHOTO_MAX_PIXELS, PHOTO_MESSAGES, THUMBNAIL_EDGE } from "../../../contract/photos.js";
 import { badRequest } from "../../app-error.js";
 import { PhotoQueue } from "./photo-queue.js";
@@ -37,8 +37,26 @@ export function pictureKind(data: Buffer): PictureKind | undefined {
  */
 export const photoQueue = new PhotoQueue(2, 20);
 
-// Photos are processed once each: libvips' operation cache would only hold memory.
-sharp.cache(false);
+let loading: Promise<(input: Buffer, options?: SharpOptions) => Sharp> | undefined;
+
+/**
+ * sharp, loaded with the first photo: libvips and its libraries take about 30 MB of the process's
+ * memory, which a server that is sent no photo need not hold (issue 42).
+ */
+function loadSharp(): Promise<(input: Buffer, options?: SharpOptions) => Sharp> {
+  loading ??= import("sharp").then(
+    ({ default: sharp }) => {
+      // Photos are processed once each: libvips' operation cache would only hold memory.
+      sharp.cache(false);
+      return sharp;
+    },
+    (err: unknown) => {
+      loading = undefined; // the next photo tries again
+      throw err;
+    },
+  );
+  return loading;
+}
 
 export interface StoredImage {
   data: Buffer;
@@ -67,6 +85,7 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
 }
 
 async function decode(input: Buffer, kind: PictureKind): Promise<ProcessedPhoto> {
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     // The header only (no pixel is decoded), whatever its size: the pixel count is checked below, with its own message.
