@@ -220,13 +220,14 @@ describe("the supervisor of npm start", () => {
     expect(s.output.join("")).toContain("exited on its own with code 0: stopping too");
   });
 
-  it("starts the server with two malloc arenas, unless the environment says otherwise", async () => {
-    const arenas = "console.error('arenas=' + process.env.MALLOC_ARENA_MAX); setTimeout(() => process.exit(0), 50);";
-    const plain = supervise([fakeServer(arenas)], { MALLOC_ARENA_MAX: undefined });
+  it("starts the server with two malloc arenas and large blocks mapped apart, unless the environment says otherwise", async () => {
+    const malloc =
+      "console.error('arenas=' + process.env.MALLOC_ARENA_MAX + ' mmap=' + process.env.MALLOC_MMAP_THRESHOLD_); setTimeout(() => process.exit(0), 50);";
+    const plain = supervise([fakeServer(malloc)], { MALLOC_ARENA_MAX: undefined, MALLOC_MMAP_THRESHOLD_: undefined });
     await plain.exited;
-    expect(plain.output.join("")).toContain("arenas=2");
-    const own = supervise([fakeServer(arenas)], { MALLOC_ARENA_MAX: "4" });
+    expect(plain.output.join("")).toContain("arenas=2 mmap=262144");
+    const own = supervise([fakeServer(malloc)], { MALLOC_ARENA_MAX: "4", MALLOC_MMAP_THRESHOLD_: "131072" });
     await own.exited;
-    expect(own.output.join("")).toContain("arenas=4");
+    expect(own.output.join("")).toContain("arenas=4 mmap=131072");
   });
 });
