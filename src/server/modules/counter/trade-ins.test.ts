@@ -261,7 +261,12 @@ describe("webhooks and live events", () => {
       const rec = recordEvents(t.app);
       expect((await inventory.post(`/api/trade-ins/${d.id}/accept`)).statusCode).toBe(200);
       rec.stop();
-      const rows = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.productId, p.id));
+      // In the order they were written (PostgreSQL returns rows in no set order without one).
+      const rows = await t.app.db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.productId, p.id))
+        .orderBy(webhookDeliveries.id);
       expect(rows.filter((r) => r.webhookId === webhookId).map((r) => r.type)).toEqual(["inventory.quantity_changed", "product.updated"]);
       expect(JSON.stringify(rows.map((r) => r.data))).toContain(`Trade-in #${d.number}`);
       expect(JSON.stringify([rows.map((r) => r.data), rec.events])).not.toMatch(/Wendy|wendy@example/);
