@@ -25,8 +25,7 @@ export class CatalogueMirror {
   private ids = new Float64Array(FIRST_SLOTS);
   private revisions = new Float64Array(FIRST_SLOTS);
   private created = new Float64Array(FIRST_SLOTS);
-  /** Each slot's text in the arena (TextArena refs). */
-  private refs = new Float64Array(FIRST_SLOTS);
+  /** Each slot's text. */
   private readonly texts = new TextArena();
   /** The list's order (newest first) as slots, or null when it must be sorted again; `added`: new slots since. */
   private ordered: Uint32Array | null = null;
@@ -39,17 +38,14 @@ export class CatalogueMirror {
 
   /**
    * The whole list, newest first, brought up to the catalogue as committed when this was called:
-   * the products' texts as refs, and `text` to make each one's JSON as the caller writes it
+   * the products as items, and `text` to make each one's JSON as the caller writes it
    * (compressJoined): never all at once. Changes read after this never change what it writes.
    */
-  list(): Promise<{ revision: CatalogueRevision; items: Float64Array; text: (ref: number) => string }> {
+  list(): Promise<{ revision: CatalogueRevision; items: Float64Array; text: (item: number) => string }> {
     return this.exclusive(async () => {
       const revision = await this.readChanges();
-      const order = this.order();
-      const items = new Float64Array(order.length);
-      for (let i = 0; i < order.length; i++) items[i] = this.refs[order[i] as number] as number;
-      const read = this.texts.reader();
-      return { revision, items, text: (ref) => jsonOf(read(ref)) };
+      const { items, text } = this.texts.snapshot(this.order());
+      return { revision, items, text: (item) => jsonOf(text(item)) };
     });
   }
 
@@ -115,15 +111,11 @@ export class CatalogueMirror {
   }
 
   private put(id: number, revision: number, created: number, text: string): void {
-    const known = this.slotOf.get(id);
     // Changed in place: the list's order (by creation) keeps the same slots.
-    const slot = known ?? this.newSlot(id);
-    // Added before the old text is dropped: the arena may rewrite every ref while it makes room.
-    const ref = this.texts.add(text, this.refs, this.count);
-    if (known !== undefined) this.texts.drop(this.refs[slot] as number);
+    const slot = this.slotOf.get(id) ?? this.newSlot(id);
+    this.texts.set(slot, text);
     this.revisions[slot] = revision;
     this.created[slot] = created;
-    this.refs[slot] = ref;
   }
 
   private newSlot(id: number): number {
@@ -136,7 +128,6 @@ export class CatalogueMirror {
       this.ids = grown(this.ids);
       this.revisions = grown(this.revisions);
       this.created = grown(this.created);
-      this.refs = grown(this.refs);
     }
     const slot = this.count++;
     this.ids[slot] = id;
@@ -178,10 +169,10 @@ export class CatalogueMirror {
     return joinJsonParts(changed, this.json(), `{"revision":${revision},"products":[`, "]}");
   }
 
-  /** A slot's JSON, read from the arena as it is now: for answers made within one exclusive() turn. */
+  /** A slot's JSON as it is now: for answers made within one exclusive() turn. */
   private json(): (slot: number) => string {
-    const read = this.texts.reader();
-    return (slot) => jsonOf(read(this.refs[slot] as number));
+    const text = this.texts.current();
+    return (slot) => jsonOf(text(slot));
   }
 }
 
