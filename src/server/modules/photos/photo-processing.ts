@@ -1,4 +1,4 @@
-import type { Metadata, Sharp, SharpOptions } from "sharp";
+import type { Metadata, default as Sharp } from "sharp";
 import { PHOTO_EDGE, PHOTO_MAX_PIXELS, PHOTO_MESSAGES, THUMBNAIL_EDGE } from "../../../contract/photos.js";
 import { badRequest } from "../../app-error.js";
 import { PhotoQueue } from "./photo-queue.js";
@@ -37,13 +37,13 @@ export function pictureKind(data: Buffer): PictureKind | undefined {
  */
 export const photoQueue = new PhotoQueue(2, 20);
 
-let loading: Promise<(input: Buffer, options?: SharpOptions) => Sharp> | undefined;
+let loading: Promise<typeof Sharp> | undefined;
 
 /**
  * sharp, loaded with the first photo: libvips and its libraries take about 30 MB of the process's
  * memory, which a server that is sent no photo need not hold (issue 42).
  */
-function loadSharp(): Promise<(input: Buffer, options?: SharpOptions) => Sharp> {
+function loadSharp(): Promise<typeof Sharp> {
   loading ??= import("sharp").then(
     ({ default: sharp }) => {
       // Photos are processed once each: libvips' operation cache would only hold memory.
