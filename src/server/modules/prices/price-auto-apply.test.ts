@@ -26,7 +26,7 @@ let username: string;
 let api: ReturnType<typeof caller>;
 
 beforeAll(async () => {
-  // The app's own daily fetch looks at 23:59 only: the test's schedule below is the one that fetches.
+  // The app's own daily fetch looks at 23:59 only (testConfig): the test's schedule below is the one that fetches.
   t = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: ["localhost"], TIMEZONE: "UTC" });
   const manager = await signedIn(t.app, "manager");
   cookie = manager.cookie;
