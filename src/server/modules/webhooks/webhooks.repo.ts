@@ -57,12 +57,15 @@ export async function updateWebhookRow(
 
 /**
  * Deletes a webhook and its delivery log, in one transaction. (A change committing at that moment
- * may still write a delivery for it: never sent, since a claim needs the webhook's row.)
+ * may still write a delivery for it: never sent, since a claim needs the webhook's row.) Rows are
+ * locked in record_webhook_attempt()'s order, deliveries by id and then the webhook, so a deletion
+ * beside an attempt being recorded waits for it instead of deadlocking with it on PostgreSQL.
  */
 export async function deleteWebhookRow(db: Db, id: number): Promise<boolean> {
   return withTransaction(db, async (tx) => {
-    const rows = await tx.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
+    await tx.execute(sql`select 1 from webhook_deliveries where webhook_id = ${id}::int order by id for update`);
     await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.webhookId, id));
+    const rows = await tx.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
     return rows.length > 0;
   });
 }

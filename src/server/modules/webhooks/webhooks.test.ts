@@ -110,6 +110,44 @@ describe("webhook endpoints", () => {
     expect((await manager.put(`/api/webhooks/${created.webhook.id}`, { enabled: true })).statusCode).toBe(404);
   });
 
+  it.runIf(process.env.DATABASE_URL)(
+    "on PostgreSQL: are deleted while an attempt's outcome is being recorded, without a deadlock",
+    async () => {
+      const created = await addWebhook({ url: "http://192.168.1.20:8080/sync", events: ["product.created"] });
+      const id = created.webhook.id;
+      // Disabled, so the worker leaves its delivery alone: only this test's connection touches it.
+      expect((await manager.put(`/api/webhooks/${id}`, { enabled: false })).statusCode).toBe(200);
+      const [delivery] = await t.app.db
+        .insert(webhookDeliveries)
+        .values({ webhookId: id, messageId: `msg_lock_order_${id}`, type: "product.created", data: {} })
+        .returning();
+      const other = await t.database.pool?.connect();
+      if (!other || !delivery) throw new Error("no pool on PostgreSQL, or no delivery");
+      try {
+        // record_webhook_attempt()'s order: the delivery's row first, then its webhook's.
+        await other.query("begin");
+        await other.query("update webhook_deliveries set last_error = 'recording' where id = $1", [delivery.id]);
+        const deleting = t.app.inject({ method: "DELETE", url: `/api/webhooks/${id}`, headers: { cookie: managerCookie } });
+        await eventually(
+          async () => {
+            const waiting = await other.query(
+              "select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()",
+            );
+            return waiting.rowCount ? true : undefined;
+          },
+          5_000,
+          "the deletion to wait for the delivery's lock",
+        );
+        await other.query("update webhooks set failing_since = now() where id = $1", [id]);
+        await other.query("commit");
+        expect((await deleting).statusCode).toBe(204);
+      } finally {
+        other.release();
+      }
+      expect((await deliveryRows()).filter((d) => d.webhookId === id)).toEqual([]);
+    },
+  );
+
   it("accept http(s) URLs on the internet and those WEBHOOK_ALLOWED_HOSTS allows, and refuse other schemes and addresses", async () => {
     // (Every refused form, and names resolving to them: webhook-targets.test.ts.)
     for (const url of [
