@@ -3,8 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { generate } from "selfsigned";
 import { lanAddresses } from "./lan.js";
+
+/**
+ * selfsigned, loaded only when a certificate is made: it brings @peculiar/x509 and its ASN.1
+ * libraries, over 3 MB of heap that a server without HTTPS=1 would hold for nothing (issue 42).
+ */
+const loadSelfsigned = () => import("selfsigned");
 
 /** What the HTTPS server needs, and what the start banner says about it. */
 export interface Tls {
@@ -85,6 +90,7 @@ export async function loadTls(options: TlsOptions): Promise<Tls> {
       };
     }
   }
+  const { generate } = await loadSelfsigned();
   const pems = await generate([{ name: "commonName", value: `Blez Inventory on ${hostname() || "this computer"}` }], {
     keyType: "rsa",
     keySize: 2048,
@@ -128,6 +134,7 @@ async function localAuthority(folder: string, now: Date): Promise<{ key: string;
       return { key: readFileSync(keyPath, "utf8"), cert, x509 };
     }
   }
+  const { generate } = await loadSelfsigned();
   const pems = await generate([{ name: "commonName", value: `Blez Inventory local authority (${hostname() || "this computer"})` }], {
     keyType: "rsa",
     keySize: 2048,

@@ -1,6 +1,14 @@
+import { createRequire } from "node:module";
 import type { FastifyLoggerOptions } from "fastify";
-import pretty from "pino-pretty";
+import type PinoPretty from "pino-pretty";
 import type { Config } from "./config.js";
+
+/**
+ * pino-pretty, loaded only when lines are for a person at a terminal: about 1 MB of heap that a
+ * server logging JSON (a journal, a pipe) would hold for nothing (issue 42). Synchronous, as the
+ * logger is made before the app is.
+ */
+const loadPretty = (): typeof PinoPretty => createRequire(import.meta.url)("pino-pretty");
 
 /** JSON lines for a journal or a log collector, or readable lines for a person at a terminal. */
 export type LogFormat = "json" | "pretty";
@@ -23,5 +31,5 @@ export function logDestination(
   stdoutIsTTY = process.stdout.isTTY === true,
 ): Pick<FastifyLoggerOptions, "stream"> {
   if (logFormat(config.LOG_FORMAT, stdoutIsTTY) === "json") return {};
-  return { stream: pretty({ sync: true, translateTime: "SYS:yyyy-mm-dd HH:MM:ss", ignore: "pid,hostname" }) };
+  return { stream: loadPretty()({ sync: true, translateTime: "SYS:yyyy-mm-dd HH:MM:ss", ignore: "pid,hostname" }) };
 }
