@@ -2,6 +2,7 @@ import type { Db } from "../../db/client.js";
 import { compactProductJson, expandProductJson } from "./compact-json.js";
 import { type JsonParts, joinJsonParts } from "./json-parts.js";
 import { type CatalogueRevision, type MirrorPageAfter, mirrorPage, readCatalogueRevision } from "./products.repo.js";
+import { SlotIndex } from "./slot-index.js";
 import { TextArena } from "./text-arena.js";
 
 /** Products read per statement: on the embedded database a statement holds its only connection, so each stays short. */
@@ -15,14 +16,15 @@ const FIRST_SLOTS = 1_024;
  * makes the database build a 100,000-product document (on the embedded database that one
  * statement held every tap for seconds). Products are never deleted, only disabled.
  *
- * Each product is a slot: its id, revision and creation time in typed arrays, and its JSON text
- * (as its values alone, compact-json.ts, or whole when it cannot be) in a TextArena, outside V8's
- * heap: 100,000 products are a few objects to the collector, not 300,000 (issue 42).
+ * Each product is a slot, found by id in a SlotIndex: its id, revision and creation time in
+ * typed arrays, and its JSON text (as its values alone, compact-json.ts, or whole when it cannot
+ * be) in a TextArena, outside V8's heap: 100,000 products are a few objects to the collector, not
+ * 300,000 (issue 42).
  */
 export class CatalogueMirror {
-  private readonly slotOf = new Map<number, number>();
   private count = 0;
   private ids = new Float64Array(FIRST_SLOTS);
+  private readonly slotOf = new SlotIndex((slot) => this.ids[slot] as number);
   private revisions = new Float64Array(FIRST_SLOTS);
   private created = new Float64Array(FIRST_SLOTS);
   /** Each slot's text. */
@@ -131,7 +133,7 @@ export class CatalogueMirror {
     }
     const slot = this.count++;
     this.ids[slot] = id;
-    this.slotOf.set(id, slot);
+    this.slotOf.add(id, slot);
     this.added.push(slot);
     return slot;
   }
