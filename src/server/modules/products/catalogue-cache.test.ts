@@ -65,7 +65,7 @@ function recordingLog() {
 }
 
 const listed = (snapshot: CatalogueSnapshot | null | undefined) =>
-  (JSON.parse(gunzipSync(snapshot?.gzip ?? Buffer.alloc(0)).toString("utf8")) as Product[]).map((p) => p.barcode);
+  (JSON.parse(gunzipSync(Buffer.concat(snapshot?.gzip.chunks ?? [])).toString("utf8")) as Product[]).map((p) => p.barcode);
 const watermark = () => catalogueSource(file.database.db).watermark();
 
 describe("a catalogue snapshot kept warm", () => {

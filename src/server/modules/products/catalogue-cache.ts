@@ -1,6 +1,6 @@
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { FastifyBaseLogger } from "fastify";
-import { compressJoined, type JsonParts } from "./json-parts.js";
+import { type CompressedCopy, compressJoined, type JsonParts } from "./json-parts.js";
 
 /**
  * The gzip copy's level. 3, not zlib's default 6: a fraction of the CPU for a slightly larger copy
@@ -23,8 +23,8 @@ export interface CatalogueSnapshot {
    * copy decompressed as it is sent.
    */
   bytes: number;
-  br: Buffer;
-  gzip: Buffer;
+  br: CompressedCopy;
+  gzip: CompressedCopy;
   builtAt: number;
 }
 
@@ -330,7 +330,7 @@ export class CatalogueCache {
  * the two at once take both cores of a small server for a moment, from its requests and its
  * database, and during an import every server process builds every few seconds.
  */
-type Compressed = { compressed: Buffer; bytes: number };
+type Compressed = { compressed: CompressedCopy; bytes: number };
 async function compress(items: ArrayLike<number>, text: (item: number) => string, together: boolean): Promise<[Compressed, Compressed]> {
   const brotli = () =>
     compressJoined(

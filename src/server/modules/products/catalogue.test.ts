@@ -172,9 +172,12 @@ describe("GET /api/products caching", () => {
     const br = await list({ "accept-encoding": "br" });
     expect(br.headers["content-encoding"]).toBe("br");
     expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString("utf8"))).toEqual(plain.json());
+    expect(Number(br.headers["content-length"])).toBe(br.rawPayload.length);
     const gzip = await list({ "accept-encoding": "gzip" });
     expect(gzip.headers["content-encoding"]).toBe("gzip");
     expect(JSON.parse(gunzipSync(gzip.rawPayload).toString("utf8"))).toEqual(plain.json());
+    expect(Number(gzip.headers["content-length"])).toBe(gzip.rawPayload.length);
+    expect(Number(plain.headers["content-length"])).toBe(plain.rawPayload.length);
     // Small answers are sent as they are.
     const me = await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie: managerCookie, "accept-encoding": "br" } });
     expect(me.headers["content-encoding"]).toBeUndefined();

@@ -77,6 +77,15 @@ export async function joinJsonParts<T>(items: ArrayLike<T>, text: (item: T) => s
   return new JsonParts(parts);
 }
 
+/** Compressed bytes in the chunks a zlib stream gave them in; `length`: their total. */
+export interface CompressedCopy {
+  chunks: readonly Buffer[];
+  length: number;
+}
+
+/** The copy's bytes as a stream to send (one chunk after the other, never joined). */
+export const copyStream = (copy: CompressedCopy) => Readable.from(copy.chunks, { objectMode: false });
+
 /** Bytes of a list's text written into a zip stream at a time (two such buffers, taking turns). */
 const ZIP_PART_BYTES = 256 * 1024;
 
@@ -85,8 +94,9 @@ const ZIP_PART_BYTES = 256 * 1024;
  * is written (a product's from its values: catalogue-mirror.ts), the whole never in memory: written into two part buffers that take turns (one is compressed in the thread pool
  * while the next is filled). The catalogue's list runs to tens of megabytes at 100,000 products;
  * kept whole (or its parts kept for the next build) it held that much more memory for good, and
- * new buffers of that size at each build set off major collections. Answers the compressed bytes
- * and the text's length in bytes.
+ * new buffers of that size at each build set off major collections. Answers the compressed copy as
+ * zlib gave it, in chunks (joined into one buffer, the copy would be held twice as the build ends,
+ * and the chunks left as garbage for the collector), and the text's length in bytes.
  */
 export async function compressJoined<T>(
   items: ArrayLike<T>,
@@ -94,9 +104,13 @@ export async function compressJoined<T>(
   open: string,
   close: string,
   zip: Transform,
-): Promise<{ compressed: Buffer; bytes: number }> {
-  const out: Buffer[] = [];
-  zip.on("data", (chunk: Buffer) => out.push(chunk));
+): Promise<{ compressed: CompressedCopy; bytes: number }> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  zip.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    length += chunk.length;
+  });
   const ended = once(zip, "end");
   ended.catch(() => {}); // awaited below; a failure while a write waits is thrown there
   // The part being filled, and the other one with the promise of its last write.
@@ -142,5 +156,5 @@ export async function compressJoined<T>(
   await other.written;
   zip.end();
   await ended;
-  return { compressed: Buffer.concat(out), bytes };
+  return { compressed: { chunks, length }, bytes };
 }

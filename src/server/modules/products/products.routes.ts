@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
@@ -22,6 +21,7 @@ import { describedError, errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { CATALOGUE_CACHE_DEFAULTS, CatalogueCache, pickEncoding } from "./catalogue-cache.js";
+import { copyStream } from "./json-parts.js";
 import { EDIT_RULES, updateProduct } from "./product-edit.service.js";
 import { productJsonText } from "./products.presenter.js";
 import {
@@ -114,11 +114,14 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       const encoding = pickEncoding(request.headers["accept-encoding"]);
       reply.header("vary", "accept-encoding");
       if (encoding) reply.header("content-encoding", encoding);
-      if (encoding) return reply.send(answer.list[encoding]);
+      if (encoding) {
+        reply.header("content-length", String(answer.list[encoding].length));
+        return reply.send(copyStream(answer.list[encoding]));
+      }
       // No compression asked for (rare: browsers and fetch ask for gzip): the gzip copy decompressed
       // as it is sent (in the thread pool, part by part: never one buffer of the whole list).
       reply.header("content-length", String(answer.list.bytes));
-      return reply.send(Readable.from([answer.list.gzip]).pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES })));
+      return reply.send(copyStream(answer.list.gzip).pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES })));
     },
   );
 
