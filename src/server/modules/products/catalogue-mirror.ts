@@ -22,7 +22,6 @@ const FIRST_SLOTS = 1_024;
  * 300,000 (issue 42).
  */
 export class CatalogueMirror {
-  private count = 0;
   private ids = new Float64Array(FIRST_SLOTS);
   private readonly slotOf = new SlotIndex((slot) => this.ids[slot] as number);
   private revisions = new Float64Array(FIRST_SLOTS);
@@ -113,15 +112,18 @@ export class CatalogueMirror {
   }
 
   private put(id: number, revision: number, created: number, text: string): void {
-    // Changed in place: the list's order (by creation) keeps the same slots.
-    const slot = this.slotOf.get(id) ?? this.newSlot(id);
+    // Changed in place: the list's order (by creation) keeps the same slots. A new product takes
+    // the arena's next slot; its text goes first, so a text the arena refuses records nothing.
+    const known = this.slotOf.get(id);
+    const slot = known ?? this.texts.slots;
     this.texts.set(slot, text);
+    if (known === undefined) this.newSlot(id, slot);
     this.revisions[slot] = revision;
     this.created[slot] = created;
   }
 
-  private newSlot(id: number): number {
-    if (this.count === this.ids.length) {
+  private newSlot(id: number, slot: number): void {
+    if (slot === this.ids.length) {
       const grown = (a: Float64Array) => {
         const b = new Float64Array(a.length * 2);
         b.set(a);
@@ -131,11 +133,9 @@ export class CatalogueMirror {
       this.revisions = grown(this.revisions);
       this.created = grown(this.created);
     }
-    const slot = this.count++;
     this.ids[slot] = id;
     this.slotOf.add(id, slot);
     this.added.push(slot);
-    return slot;
   }
 
   /** Every slot in the list's order (newest first, then by id), sorted again only when products were added. */
@@ -154,8 +154,8 @@ export class CatalogueMirror {
         next.set(this.ordered, added.length);
         this.ordered = next;
       } else {
-        this.ordered = new Uint32Array(this.count);
-        for (let slot = 0; slot < this.count; slot++) this.ordered[slot] = slot;
+        this.ordered = new Uint32Array(this.texts.slots);
+        for (let slot = 0; slot < this.ordered.length; slot++) this.ordered[slot] = slot;
         this.ordered.sort(newestFirst);
       }
       this.added = [];
@@ -166,7 +166,7 @@ export class CatalogueMirror {
   private async sinceJson(since: number, revision: number): Promise<JsonParts> {
     const { revisions, ids } = this;
     const changed: number[] = [];
-    for (let slot = 0; slot < this.count; slot++) if ((revisions[slot] as number) > since) changed.push(slot);
+    for (let slot = 0; slot < this.texts.slots; slot++) if ((revisions[slot] as number) > since) changed.push(slot);
     changed.sort((a, b) => (revisions[a] as number) - (revisions[b] as number) || (ids[a] as number) - (ids[b] as number));
     return joinJsonParts(changed, this.json(), `{"revision":${revision},"products":[`, "]}");
   }

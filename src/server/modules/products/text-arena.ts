@@ -25,7 +25,12 @@ export class TextArena {
   private refs = new Float64Array(FIRST_SLOTS);
   private count = 0;
 
-  /** Sets a slot's text: a slot set before, or the next new one (`count`). Texts of 1 MB or more are refused. */
+  /** How many slots are set: the next new slot is this one. */
+  get slots(): number {
+    return this.count;
+  }
+
+  /** Sets a slot's text: a slot set before, or the next new one (`slots`). Texts of 1 MB or more are refused, changing nothing. */
   set(slot: number, text: string): void {
     const length = Buffer.byteLength(text);
     if (length >= LENGTH_BITS) throw new Error(`text-arena: a text of ${length} bytes is over the limit`);
