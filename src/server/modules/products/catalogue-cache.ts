@@ -1,6 +1,6 @@
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { FastifyBaseLogger } from "fastify";
-import { type CompressedCopy, compressJoined, type JsonParts } from "./json-parts.js";
+import { type CompressedCopy, type CompressedList, compressJoined, type JsonParts } from "./json-parts.js";
 
 /**
  * The gzip copy's level. 3, not zlib's default 6: a fraction of the CPU for a slightly larger copy
@@ -330,8 +330,7 @@ export class CatalogueCache {
  * the two at once take both cores of a small server for a moment, from its requests and its
  * database, and during an import every server process builds every few seconds.
  */
-type Compressed = { compressed: CompressedCopy; bytes: number };
-async function compress(items: ArrayLike<number>, text: (item: number) => string, together: boolean): Promise<[Compressed, Compressed]> {
+async function compress(items: ArrayLike<number>, text: (item: number) => string, together: boolean): Promise<[CompressedList, CompressedList]> {
   const brotli = () =>
     compressJoined(
       items,

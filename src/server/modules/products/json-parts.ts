@@ -83,6 +83,12 @@ export interface CompressedCopy {
   length: number;
 }
 
+/** A list's compressed copy, and the length of its text in bytes. */
+export interface CompressedList {
+  compressed: CompressedCopy;
+  bytes: number;
+}
+
 /** The copy's bytes as a stream to send (one chunk after the other, never joined). */
 export const copyStream = (copy: CompressedCopy) => Readable.from(copy.chunks, { objectMode: false });
 
@@ -104,7 +110,7 @@ export async function compressJoined<T>(
   open: string,
   close: string,
   zip: Transform,
-): Promise<{ compressed: CompressedCopy; bytes: number }> {
+): Promise<CompressedList> {
   const chunks: Buffer[] = [];
   let length = 0;
   zip.on("data", (chunk: Buffer) => {
