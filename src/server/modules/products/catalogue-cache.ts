@@ -330,7 +330,11 @@ export class CatalogueCache {
  * the two at once take both cores of a small server for a moment, from its requests and its
  * database, and during an import every server process builds every few seconds.
  */
-async function compress(items: ArrayLike<number>, text: (item: number) => string, together: boolean): Promise<[CompressedList, CompressedList]> {
+async function compress(
+  items: ArrayLike<number>,
+  text: (item: number) => string,
+  together: boolean,
+): Promise<[CompressedList, CompressedList]> {
   const brotli = () =>
     compressJoined(
       items,
