@@ -170,7 +170,9 @@ test("the inventory's search, filters and sort are in its address and survive a 
   await expect(page.getByRole("button", { name: "Filters (1)" })).toBeVisible();
 
   // A link to the plain inventory clears them.
+  // (Until the streamer view's code has loaded, the inventory stays on screen, and its own link keeps its query.)
   await views(page).getByRole("link", { name: "Streamer View" }).click();
+  await expect(page.getByRole("heading", { name: "Streamer Interface" })).toBeVisible();
   await views(page).getByRole("link", { name: "Full Inventory" }).click();
   await expect(search).toHaveValue("");
 
