@@ -72,7 +72,8 @@ test("the server goes away: three taps wait as pending, survive a reload, and ap
   test.slow();
   const user = await createUser(api, "streamer");
   const product = await createProduct(api, { quantity_on_hand: 10 });
-  const context = await browser.newContext({ baseURL: BASE });
+  // The service worker keeps the app without its server (the other tests block it).
+  const context = await browser.newContext({ baseURL: BASE, serviceWorkers: "allow" });
   const page = await context.newPage();
   try {
     const login = await page.request.post("/api/auth/login", { data: { username: user.username, password: user.password } });

@@ -41,6 +41,8 @@ async function adjustments(id: number): Promise<Array<[number, string | null]>> 
 }
 
 test.describe("one quantity path", () => {
+  // The offline test reloads the app without a network: its service worker keeps it (the other files block it).
+  test.use({ serviceWorkers: "allow" });
   test("a card's change answered 500 says 'Failed to update quantity' at once and the stock goes back; so does Adjust Stock", async ({
     page,
   }) => {
