@@ -7,6 +7,9 @@ const PART_BYTES = 512 * 1024;
 /** Bytes written between two turns of the event loop. */
 const TURN_BYTES = 2 * 1024 * 1024;
 
+/** Buffers as one stream of bytes to send (one after the other, never joined): a list's parts, a copy's chunks. */
+export const buffersStream = (buffers: readonly Buffer[]) => Readable.from(buffers, { objectMode: false });
+
 /**
  * JSON text kept in parts of about half a megabyte. The catalogue list runs to tens of megabytes
  * at 100,000 products: joined as strings, encoded and concatenated into one buffer it would hold
@@ -24,7 +27,7 @@ export class JsonParts {
   /** A stream of the parts, for a reply (nothing copied). */
   stream(): Readable {
     this.check();
-    return Readable.from(this.parts, { objectMode: false });
+    return buffersStream(this.parts);
   }
 
   /** The whole text as one string: tests and small answers only. */
@@ -88,9 +91,6 @@ export interface CompressedList {
   compressed: CompressedCopy;
   bytes: number;
 }
-
-/** The copy's bytes as a stream to send (one chunk after the other, never joined). */
-export const copyStream = (copy: CompressedCopy) => Readable.from(copy.chunks, { objectMode: false });
 
 /** Bytes of a list's text written into a zip stream at a time (two such buffers, taking turns). */
 const ZIP_PART_BYTES = 256 * 1024;

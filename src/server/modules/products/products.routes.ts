@@ -21,7 +21,7 @@ import { describedError, errorAnswers, SESSION_OR_TOKEN } from "../../openapi.js
 import { serviceContext } from "../../plugins/auth.js";
 import type { ZodApp } from "../../zod-app.js";
 import { CATALOGUE_CACHE_DEFAULTS, CatalogueCache, pickEncoding } from "./catalogue-cache.js";
-import { copyStream } from "./json-parts.js";
+import { buffersStream } from "./json-parts.js";
 import { EDIT_RULES, updateProduct } from "./product-edit.service.js";
 import { productJsonText } from "./products.presenter.js";
 import {
@@ -116,12 +116,12 @@ export async function productsRoutes(app: ZodApp): Promise<void> {
       if (encoding) reply.header("content-encoding", encoding);
       if (encoding) {
         reply.header("content-length", String(answer.list[encoding].length));
-        return reply.send(copyStream(answer.list[encoding]));
+        return reply.send(buffersStream(answer.list[encoding].chunks));
       }
       // No compression asked for (rare: browsers and fetch ask for gzip): the gzip copy decompressed
       // as it is sent (in the thread pool, part by part: never one buffer of the whole list).
       reply.header("content-length", String(answer.list.bytes));
-      return reply.send(copyStream(answer.list.gzip).pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES })));
+      return reply.send(buffersStream(answer.list.gzip.chunks).pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES })));
     },
   );
 
