@@ -91,23 +91,21 @@ export function useInventoryRows(filters: InventoryFilters, sort: RowSort | null
  * it is loading). Null when there is no first page.
  */
 function useFirstPage(store: ProductStore, pending: boolean, filters: InventoryFilters, sort: RowSort | null) {
-  const latest = useSyncExternalStore(store.subscribe, store.getFirstPage);
-  // The store drops its page as the whole list is taken in, a render before the catalogue's own
-  // rows (the deferred render above): the page stays until then. Else the view would say it is
-  // loading in between, and take away the search box someone may be typing in.
-  const [held, setHeld] = useState<readonly Product[] | null>(null);
-  const page = pending ? (latest ?? held) : null;
-  if (page !== held) setHeld(page);
+  // Deferred like `loaded` above: the store drops its page as it takes in the whole list, and the
+  // two change in the same deferred render. Else the view would say it is loading for the render
+  // in between, and take away the search box someone may be typing in.
+  const page = useDeferredValue(useSyncExternalStore(store.subscribe, store.getFirstPage));
+  const shown = pending && page !== null;
   // The page as catalogue slots (oldest first, as the store numbers them), each read as the store holds it now.
   const index = useMemo(() => {
-    if (!page) return null;
+    if (!shown || !page) return null;
     const n = page.length;
     const at = (slot: number) => {
       const p = page[n - 1 - slot] as Product;
       return store.get(p.id) ?? p;
     };
     return new RowIndex({ slotCount: () => n, at, subscribeCatalogue: () => () => {}, catalogueNotices: () => 0 });
-  }, [store, page]);
+  }, [store, page, shown]);
   const own = sort === null && !hasActiveFilters(filters);
   const rows = useMemo(() => (index && own ? index.select(filters, null, NONE) : EMPTY), [index, own, filters]);
   return index ? { index, rows } : null;
